@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "policy.h"
+
+G_BEGIN_DECLS
+
+/* Builds the system policy: defaults, then the main file (if it exists),
+ * then every "*.conf" in dropin_dir in lexical order. All or nothing: on any
+ * error (message names the file, and the line or key) *out is untouched. */
+gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
+                          TtgPolicy *out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "build-config.h"
+
+#include "logind.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <systemd/sd-login.h>
+
+/* Logins touch several files under /run/systemd in a row; wait for the
+ * burst to settle before re-reading. */
+#define SETTLE_USEC (30 * 1000)
+
+struct TtgLogind {
+  sd_event *event;
+  sd_login_monitor *monitor;
+  sd_event_source *io;
+  sd_event_source *settle;
+  TtgLogindChangedFunc on_changed;
+  gpointer user_data;
+};
+
+static int
+on_settled (sd_event_source *s, uint64_t usec, void *user_data)
+{
+  TtgLogind *l = user_data;
+
+  l->on_changed (l->user_data);
+  return 0;
+}
+
+static int
+on_monitor (sd_event_source *s, int fd, uint32_t revents, void *user_data)
+{
+  TtgLogind *l = user_data;
+  uint64_t now;
+  int r;
+
+  (void) sd_login_monitor_flush (l->monitor);
+
+  r = sd_event_now (l->event, CLOCK_MONOTONIC, &now);
+  if (r < 0)
+    return 0;
+  if (l->settle)
+    {
+      int enabled = SD_EVENT_OFF;
+
+      (void) sd_event_source_get_enabled (l->settle, &enabled);
+      if (enabled != SD_EVENT_OFF)
+        return 0; /* already scheduled */
+      (void) sd_event_source_set_time (l->settle, now + SETTLE_USEC);
+      (void) sd_event_source_set_enabled (l->settle, SD_EVENT_ONESHOT);
+      return 0;
+    }
+  r = sd_event_add_time (l->event, &l->settle, CLOCK_MONOTONIC, now + SETTLE_USEC, 0, on_settled, l);
+  if (r < 0)
+    ttg_log_err ("logind", "Failed to schedule a session re-read: %s", g_strerror (-r));
+  return 0;
+}
+
+TtgLogind *
+ttg_logind_new (sd_event *event, TtgLogindChangedFunc on_changed,
+                gpointer user_data, GError **error)
+{
+  g_autoptr(TtgLogind) l = g_new0 (TtgLogind, 1);
+  int r, fd;
+
+  l->event = sd_event_ref (event);
+  l->on_changed = on_changed;
+  l->user_data = user_data;
+
+  /* NULL category: sessions, seats and users (the display session lives there). */
+  r = sd_login_monitor_new (NULL, &l->monitor);
+  if (r < 0)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED,
+                   "Failed to watch logind: %s", g_strerror (-r));
+      return NULL;
+    }
+  fd = sd_login_monitor_get_fd (l->monitor);
+  r = sd_event_add_io (event, &l->io, fd, sd_login_monitor_get_events (l->monitor), on_monitor, l);
+  if (r < 0)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED,
+                   "Failed to watch logind's monitor fd: %s", g_strerror (-r));
+      return NULL;
+    }
+  return g_steal_pointer (&l);
+}
+
+void
+ttg_logind_free (TtgLogind *l)
+{
+  if (!l)
+    return;
+  sd_event_source_disable_unref (l->settle);
+  sd_event_source_disable_unref (l->io);
+  if (l->monitor)
+    sd_login_monitor_unref (l->monitor);
+  sd_event_unref (l->event);
+  g_free (l);
+}
+
+static char *
+steal_malloced (char *s)
+{
+  /* sd-login hands out malloc() memory; GLib's allocator is the same one
+   * since 2.46, but copying keeps that assumption out of the code. */
+  char *copy = g_strdup (s);
+  free (s);
+  return copy;
+}
+
+static TtgSession *
+read_session (const char *id)
+{
+  g_autoptr(TtgSession) s = ttg_session_new (id);
+  char *v = NULL;
+  int r;
+
+  r = sd_session_get_uid (id, &s->uid);
+  if (r < 0)
+    return NULL; /* gone meanwhile */
+
+  if (sd_session_get_class (id, &v) >= 0)
+    s->klass = steal_malloced (v);
+  if (sd_session_get_type (id, &v) >= 0)
+    s->type = steal_malloced (v);
+  if (sd_session_get_state (id, &v) >= 0)
+    s->state = steal_malloced (v);
+  if (sd_session_get_seat (id, &v) >= 0)
+    s->seat = steal_malloced (v);
+  if (sd_session_get_tty (id, &v) >= 0)
+    s->tty = steal_malloced (v);
+  s->remote = sd_session_is_remote (id) > 0;
+  s->active = sd_session_is_active (id) > 0;
+
+  if (sd_uid_get_display (s->uid, &v) >= 0)
+    {
+      s->is_display = g_strcmp0 (v, id) == 0;
+      free (v);
+    }
+
+  return g_steal_pointer (&s);
+}
+
+GHashTable *
+ttg_logind_read_sessions (GError **error)
+{
+  g_autoptr(GHashTable) sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                           (GDestroyNotify) ttg_session_free);
+  char **ids = NULL;
+  int r;
+
+  r = sd_get_sessions (&ids);
+  if (r < 0)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED,
+                   "Failed to list logind sessions: %s", g_strerror (-r));
+      return NULL;
+    }
+
+  for (char **id = ids; id && *id; id++)
+    {
+      TtgSession *s;
+
+      if (!ttg_session_id_is_valid (*id))
+        {
+          ttg_log_warn ("logind", "Session id \"%s\" is not usable in a unit name, ignoring", *id);
+          free (*id);
+          continue;
+        }
+      s = read_session (*id);
+      if (s)
+        g_hash_table_insert (sessions, s->id, s);
+      free (*id);
+    }
+  free (ids);
+
+  return g_steal_pointer (&sessions);
+}

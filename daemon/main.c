@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ttygroupd: main(), options, signals and the event loop. Everything else
+ * lives in the manager and its edges. */
+#include "build-config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <syslog.h>
+#include <systemd/sd-daemon.h>
+
+#include "config.h"
+#include "manager.h"
+#include "util.h"
+
+typedef struct {
+  TtgManager *manager;
+  const char *config_file;
+  const char *dropin_dir;
+} Daemon;
+
+static int
+on_sighup (sd_event_source *s, const struct signalfd_siginfo *si, void *user_data)
+{
+  Daemon *d = user_data;
+  g_autoptr(GError) error = NULL;
+  TtgPolicy policy;
+
+  (void) sd_notify (0, "RELOADING=1");
+  if (!ttg_config_load (d->config_file, d->dropin_dir, &policy, &error))
+    ttg_log_err ("config", "Configuration not reloaded, keeping the last good policy: %s", error->message);
+  else
+    ttg_manager_set_policy (d->manager, &policy);
+  (void) sd_notify (0, "READY=1");
+  return 0;
+}
+
+static int
+on_exit_signal (sd_event_source *s, const struct signalfd_siginfo *si, void *user_data)
+{
+  ttg_log_info ("daemon", "Received %s, exiting; groups stay as they are for the next start",
+                strsignal (si->ssi_signo));
+  return sd_event_exit (sd_event_source_get_event (s), 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) ctx = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(sd_event) event = NULL;
+  g_autoptr(sd_bus) bus = NULL;
+  g_autoptr(TtgManager) manager = NULL;
+  gboolean verbose = FALSE, version = FALSE, check_config = FALSE;
+  g_autofree char *config_file = NULL;
+  g_autofree char *dropin_dir = NULL;
+  TtgPolicy policy;
+  sigset_t mask;
+  int r;
+  GOptionEntry entries[] = {
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Log debug messages too", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
+    { "check-config", 0, 0, G_OPTION_ARG_NONE, &check_config,
+      "Check the configuration files, print the resulting policy and exit", NULL },
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_file,
+      "Main configuration file (default " TTG_CONFIG_FILE ")", "FILE" },
+    { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &dropin_dir,
+      "Drop-in directory (default " TTG_CONFIG_DROPIN_DIR ")", "DIR" },
+    { NULL }
+  };
+
+  ctx = g_option_context_new ("- per-session and per-terminal CPU groups");
+  g_option_context_set_summary (ctx,
+    "ttygroupd gives every logind session, and every terminal (pty) inside the user's\n"
+    "display session, a CPU group of its own (a systemd scope with a CPUWeight), so a\n"
+    "parallel build in one terminal cannot starve the others. It is started by systemd\n"
+    "as ttygroupd.service; SIGHUP reloads the configuration.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "ttygroupd: %s (see --help)\n", error->message);
+      return 2;
+    }
+  if (version)
+    {
+      printf ("ttygroupd %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  if (argc > 1)
+    {
+      fprintf (stderr, "ttygroupd: unexpected argument \"%s\" (see --help)\n", argv[1]);
+      return 2;
+    }
+  if (!config_file)
+    config_file = g_strdup (TTG_CONFIG_FILE);
+  if (!dropin_dir)
+    dropin_dir = g_strdup (TTG_CONFIG_DROPIN_DIR);
+
+  ttg_log_set_verbose (verbose);
+
+  if (!ttg_config_load (config_file, dropin_dir, &policy, &error))
+    {
+      if (check_config)
+        {
+          fprintf (stderr, "ttygroupd: %s\n", error->message);
+          return 1;
+        }
+      ttg_log_err ("config", "Bad configuration, using the built-in defaults: %s", error->message);
+      ttg_policy_init_defaults (&policy);
+      g_clear_error (&error);
+    }
+  if (check_config)
+    {
+      g_autofree char *text = ttg_policy_to_keyfile_data (&policy);
+      printf ("%s", text);
+      return 0;
+    }
+
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGTERM);
+  sigaddset (&mask, SIGINT);
+  sigaddset (&mask, SIGHUP);
+  sigprocmask (SIG_BLOCK, &mask, NULL);
+
+  r = sd_event_default (&event);
+  if (r < 0)
+    {
+      ttg_log_err ("daemon", "Failed to create the event loop: %s", g_strerror (-r));
+      return 1;
+    }
+  r = sd_bus_open_system (&bus);
+  if (r < 0)
+    {
+      ttg_log_err ("daemon", "Failed to connect to the system bus: %s", g_strerror (-r));
+      return 1;
+    }
+  r = sd_bus_attach_event (bus, event, SD_EVENT_PRIORITY_NORMAL);
+  if (r < 0)
+    {
+      ttg_log_err ("daemon", "Failed to attach the bus to the event loop: %s", g_strerror (-r));
+      return 1;
+    }
+
+  manager = ttg_manager_new (event, bus, &policy, &error);
+  if (!manager || !ttg_manager_start (manager, &error))
+    {
+      ttg_log_err ("daemon", "Failed to start: %s", error->message);
+      return 1;
+    }
+
+  Daemon d = { .manager = manager, .config_file = config_file, .dropin_dir = dropin_dir };
+  (void) sd_event_add_signal (event, NULL, SIGTERM, on_exit_signal, NULL);
+  (void) sd_event_add_signal (event, NULL, SIGINT, on_exit_signal, NULL);
+  (void) sd_event_add_signal (event, NULL, SIGHUP, on_sighup, &d);
+
+  ttg_log_info ("daemon", "ttygroupd %s started", PACKAGE_VERSION);
+  (void) sd_notify (0, "READY=1");
+
+  r = sd_event_loop (event);
+  (void) sd_notify (0, "STOPPING=1");
+  if (r < 0)
+    {
+      ttg_log_err ("daemon", "Event loop failed: %s", g_strerror (-r));
+      return 1;
+    }
+  return 0;
+}

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "build-config.h"
+
+#include "manager.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "cpucheck.h"
+#include "logind.h"
+#include "model.h"
+#include "placer.h"
+#include "procmon.h"
+#include "procstat.h"
+#include "util.h"
+
+typedef enum {
+  GROUP_STARTING,   /* StartTransientUnit sent, job not finished */
+  GROUP_ACTIVE,
+  GROUP_DISSOLVED,  /* processes moved back; waiting for systemd to collect it */
+} GroupState;
+
+static const char *
+group_state_to_string (GroupState s)
+{
+  switch (s)
+    {
+    case GROUP_STARTING: return "starting";
+    case GROUP_ACTIVE: return "active";
+    case GROUP_DISSOLVED: return "dissolved";
+    }
+  return "unknown";
+}
+
+typedef struct {
+  char *unit;
+  char *session_id;
+  pid_t leader;
+  guint pts;
+  char *comm;
+  char *cgroup;         /* the scope's cgroup path */
+  char *session_cgroup; /* the session scope's cgroup path: where processes go back */
+  guint64 weight;       /* applied; 0 when not known (adopted) */
+  GroupState state;
+  gint64 started_usec;  /* CLOCK_MONOTONIC when the leader was seen */
+} Group;
+
+static void
+group_free (Group *g)
+{
+  g_free (g->unit);
+  g_free (g->session_id);
+  g_free (g->comm);
+  g_free (g->cgroup);
+  g_free (g->session_cgroup);
+  g_free (g);
+}
+
+struct TtgManager {
+  sd_event *event;
+  sd_bus *bus;
+  TtgPolicy policy;
+
+  GHashTable *sessions;        /* id -> TtgSession */
+  GHashTable *session_weights; /* id -> guint64* applied CPUWeight */
+  GHashTable *groups;          /* unit -> Group */
+
+  TtgPlacer *placer;
+  TtgLogind *logind;
+  TtgProcmon *procmon;
+  sd_event_source *rescan;
+
+  gboolean cpu_usable;
+  const char *cpu_why;
+  guint64 placements;
+};
+
+static void schedule_rescan (TtgManager *m, guint64 delay_usec);
+
+static void
+notify_status (TtgManager *m)
+{
+  g_autofree char *line = ttg_manager_status_line (m);
+
+  (void) sd_notifyf (0, "STATUS=%s", line);
+}
+
+static gint64
+now_usec (void)
+{
+  return g_get_monotonic_time ();
+}
+
+static char *
+session_scope_cgroup_sibling (const char *session_cgroup, const char *unit)
+{
+  g_autofree char *dir = g_path_get_dirname (session_cgroup);
+
+  return g_build_path ("/", dir, unit, NULL);
+}
+
+/* ---- sessions -------------------------------------------------------- */
+
+static void
+apply_session_weights (TtgManager *m)
+{
+  GHashTableIter it;
+  TtgSession *s;
+
+  g_hash_table_iter_init (&it, m->sessions);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &s))
+    {
+      guint64 want = ttg_model_session_weight (&m->policy, s);
+      guint64 *have = g_hash_table_lookup (m->session_weights, s->id);
+      g_autofree char *scope = NULL;
+
+      if (have && *have == want)
+        continue;
+      /* Never touched and nothing wanted: leave logind's scope as it is. */
+      if (!have && want == TTG_WEIGHT_UNSET)
+        continue;
+
+      scope = ttg_session_scope_name (s->id);
+      if (want == TTG_WEIGHT_UNSET)
+        ttg_log_info ("session", "Session %s (uid %u): CPUWeight of %s back to the default (%s)",
+                      s->id, (unsigned) s->uid, scope, ttg_model_session_weight_reason (&m->policy, s));
+      else
+        ttg_log_info ("session", "Session %s (uid %u): CPUWeight=%" G_GUINT64_FORMAT " on %s (%s)",
+                      s->id, (unsigned) s->uid, want, scope,
+                      ttg_model_session_weight_reason (&m->policy, s));
+      ttg_placer_set_weight (m->placer, scope, want);
+      g_hash_table_insert (m->session_weights, g_strdup (s->id), g_memdup2 (&want, sizeof want));
+    }
+
+  /* Forget sessions that are gone. */
+  GHashTableIter wit;
+  const char *id;
+  g_hash_table_iter_init (&wit, m->session_weights);
+  while (g_hash_table_iter_next (&wit, (gpointer *) &id, NULL))
+    if (!g_hash_table_contains (m->sessions, id))
+      g_hash_table_iter_remove (&wit);
+}
+
+static gboolean
+refresh_sessions (TtgManager *m)
+{
+  g_autoptr(GError) error = NULL;
+  GHashTable *sessions = ttg_logind_read_sessions (&error);
+
+  if (!sessions)
+    {
+      ttg_log_err ("logind", "%s", error->message);
+      return FALSE;
+    }
+  g_clear_pointer (&m->sessions, g_hash_table_unref);
+  m->sessions = sessions;
+  return TRUE;
+}
+
+/* ---- groups ----------------------------------------------------------- */
+
+static void
+dissolve_group (TtgManager *m, Group *g, const char *why)
+{
+  g_autofree char *scope = ttg_session_scope_name (g->session_id);
+  int r;
+
+  if (!g->cgroup || !g->session_cgroup)
+    return;
+
+  r = ttg_placer_move_back (m->placer, scope, g->session_cgroup, g->cgroup);
+  if (r < 0)
+    {
+      ttg_log_warn ("group", "Could not move all processes of %s back into %s (%s); they stay in %s, alive",
+                    g->unit, scope, g_strerror (-r), g->unit);
+      return;
+    }
+  ttg_log_info ("group", "Dissolved %s (pts/%u of session %s): %d process(es) back in %s, because %s",
+                g->unit, g->pts, g->session_id, r, scope, why);
+  g->state = GROUP_DISSOLVED;
+}
+
+/* Processes of the kernel session led by g->leader still in the session scope. */
+static GArray *
+find_stragglers (const Group *g)
+{
+  g_autoptr(GArray) procs = ttg_cgroup_read_procs (g->session_cgroup);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+
+  for (guint i = 0; procs && i < procs->len; i++)
+    {
+      pid_t pid = g_array_index (procs, pid_t, i);
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+      g_autofree char *text = ttg_read_file (path, NULL);
+      TtgProcStat st;
+
+      if (text && ttg_proc_stat_parse (text, &st, NULL) && st.session == g->leader)
+        g_array_append_val (out, pid);
+    }
+  return out;
+}
+
+static void
+sweep_group (TtgManager *m, Group *g)
+{
+  /* Children forked between reading the pid list and systemd moving it. */
+  for (int round = 0; round < 5; round++)
+    {
+      g_autoptr(GArray) late = find_stragglers (g);
+
+      if (late->len == 0)
+        return;
+      ttg_log_debug ("group", "Moving %u late process(es) of pts/%u into %s", late->len, g->pts, g->unit);
+      if (ttg_placer_attach (m->placer, g->unit, (pid_t *) late->data, late->len) < 0)
+        {
+          /* Fall back to the cgroup, which this service created through systemd. */
+          for (guint i = 0; i < late->len; i++)
+            (void) ttg_cgroup_write_proc (g->cgroup, g_array_index (late, pid_t, i));
+        }
+    }
+}
+
+static void
+start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pts,
+             const char *session_cgroup)
+{
+  g_autofree char *unit = ttg_pty_unit_name (s->id, st->pid);
+  g_autofree char *description = NULL;
+  g_autofree char *slice = NULL;
+  g_autofree char *scope = NULL;
+  g_autoptr(GArray) pids = NULL;
+  Group *g;
+  int r;
+
+  if (!unit || g_hash_table_contains (m->groups, unit))
+    return;
+
+  g = g_new0 (Group, 1);
+  g->unit = g_strdup (unit);
+  g->session_id = g_strdup (s->id);
+  g->leader = st->pid;
+  g->pts = pts;
+  g->comm = g_strdup (st->comm);
+  g->session_cgroup = g_strdup (session_cgroup);
+  g->cgroup = session_scope_cgroup_sibling (session_cgroup, unit);
+  g->weight = ttg_model_terminal_weight (&m->policy, s);
+  g->state = GROUP_STARTING;
+  g->started_usec = now_usec ();
+  g_hash_table_insert (m->groups, g->unit, g);
+
+  pids = find_stragglers (g);
+  if (pids->len == 0)
+    {
+      g_hash_table_remove (m->groups, unit);
+      return; /* gone already */
+    }
+
+  description = ttg_pty_unit_description (pts, s->id, st->comm);
+  slice = g_strdup_printf ("user-%u.slice", (unsigned) s->uid);
+  scope = ttg_session_scope_name (s->id);
+  r = ttg_placer_start_scope (m->placer, unit, description, slice, scope, g->weight,
+                              (pid_t *) pids->data, pids->len);
+  if (r < 0)
+    {
+      ttg_log_err ("group", "Failed to ask systemd for %s: %s", unit, g_strerror (-r));
+      g_hash_table_remove (m->groups, unit);
+    }
+}
+
+static void
+on_scope_started (const char *unit, const char *result, const sd_bus_error *error, gpointer user_data)
+{
+  TtgManager *m = user_data;
+  Group *g = g_hash_table_lookup (m->groups, unit);
+
+  if (!g)
+    return;
+
+  if (g_str_equal (result, "done"))
+    {
+      g->state = GROUP_ACTIVE;
+      m->placements++;
+      sweep_group (m, g);
+      ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen",
+                    g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
+                    (now_usec () - g->started_usec) / 1000.0);
+      notify_status (m);
+      return;
+    }
+
+  if (error && sd_bus_error_has_name (error, "org.freedesktop.systemd1.UnitExists"))
+    {
+      /* A dissolved group of the same leader is still being collected; the
+       * processes are back in the session scope, so try again shortly. */
+      ttg_log_debug ("group", "%s still exists, retrying later", unit);
+      g_hash_table_remove (m->groups, unit);
+      schedule_rescan (m, 500 * 1000);
+      return;
+    }
+
+  if (error && sd_bus_error_has_name (error, "org.freedesktop.DBus.Error.UnixProcessIdUnknown"))
+    {
+      g_hash_table_remove (m->groups, unit);
+      schedule_rescan (m, 0);
+      return;
+    }
+
+  ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s",
+                unit, result, error ? ": " : "", error ? (error->message ?: error->name) : "",
+                g->session_id);
+  g_hash_table_remove (m->groups, unit);
+}
+
+static void
+on_unit_removed (const char *unit, gpointer user_data)
+{
+  TtgManager *m = user_data;
+  Group *g = g_hash_table_lookup (m->groups, unit);
+
+  if (!g || g->state == GROUP_STARTING)
+    return;
+  ttg_log_debug ("group", "%s is gone (%s)", unit, group_state_to_string (g->state));
+  g_hash_table_remove (m->groups, unit);
+  notify_status (m);
+}
+
+/* Looks at one process: does it lead a pty that needs a group? */
+static void
+consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
+{
+  char path[64];
+  g_autofree char *stat_text = NULL;
+  g_autofree char *cg_text = NULL;
+  g_autofree char *cgroup = NULL;
+  g_autofree char *session_id = NULL;
+  TtgProcStat st;
+  TtgSession *s;
+  guint pts;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  stat_text = ttg_read_file (path, NULL);
+  if (!stat_text || !ttg_proc_stat_parse (stat_text, &st, NULL))
+    return;
+  /* The common case, cheaply: not a session leader on a pty. */
+  if (st.session != pid || !ttg_tty_nr_is_pts (st.tty_nr, &pts))
+    return;
+
+  g_snprintf (path, sizeof path, "/proc/%d/cgroup", (int) pid);
+  cg_text = ttg_read_file (path, NULL);
+  cgroup = cg_text ? ttg_cgroup_v2_path_parse (cg_text) : NULL;
+  session_id = cgroup ? ttg_cgroup_path_session_id (cgroup) : NULL;
+  /* Only processes logind already put into a session scope: a fresh login
+   * may still be on its way there. */
+  if (!session_id)
+    return;
+
+  s = g_hash_table_lookup (m->sessions, session_id);
+  if (!s && may_refresh)
+    {
+      /* A login faster than the logind monitor's settle time. */
+      refresh_sessions (m);
+      apply_session_weights (m);
+      s = g_hash_table_lookup (m->sessions, session_id);
+    }
+
+  if (!ttg_model_process_starts_group (&m->policy, &st, TRUE, s, &pts))
+    return;
+  if (ttg_model_pty_is_session_tty (s, pts))
+    return; /* the login's own terminal is the session itself */
+
+  start_group (m, s, &st, pts, cgroup);
+}
+
+static void
+rescan_all (TtgManager *m)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  GHashTableIter it;
+  Group *g;
+
+  if (!dir)
+    return;
+  while ((name = g_dir_read_name (dir)))
+    {
+      guint64 pid;
+
+      if (!g_ascii_string_to_unsigned (name, 10, 1, G_MAXINT32, &pid, NULL))
+        continue;
+      consider_process (m, (pid_t) pid, FALSE);
+    }
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    if (g->state == GROUP_ACTIVE)
+      sweep_group (m, g);
+}
+
+static int
+on_rescan (sd_event_source *s, uint64_t usec, void *user_data)
+{
+  TtgManager *m = user_data;
+
+  rescan_all (m);
+  return 0;
+}
+
+static void
+schedule_rescan (TtgManager *m, guint64 delay_usec)
+{
+  uint64_t now;
+
+  if (sd_event_now (m->event, CLOCK_MONOTONIC, &now) < 0)
+    return;
+  if (m->rescan)
+    {
+      int enabled = SD_EVENT_OFF;
+      uint64_t when = 0;
+
+      (void) sd_event_source_get_enabled (m->rescan, &enabled);
+      (void) sd_event_source_get_time (m->rescan, &when);
+      if (enabled != SD_EVENT_OFF && when <= now + delay_usec)
+        return;
+      (void) sd_event_source_set_time (m->rescan, now + delay_usec);
+      (void) sd_event_source_set_enabled (m->rescan, SD_EVENT_ONESHOT);
+      return;
+    }
+  (void) sd_event_add_time (m->event, &m->rescan, CLOCK_MONOTONIC, now + delay_usec, 0, on_rescan, m);
+}
+
+/* Brings every group in line with the sessions and the policy. */
+static void
+reconcile (TtgManager *m)
+{
+  GHashTableIter it;
+  Group *g;
+  gboolean any_split = FALSE;
+  TtgSession *s;
+
+  apply_session_weights (m);
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    {
+      s = g_hash_table_lookup (m->sessions, g->session_id);
+
+      if (g->state == GROUP_DISSOLVED)
+        continue;
+      if (!s || !ttg_model_session_splits_terminals (&m->policy, s))
+        {
+          const char *why = !m->policy.enabled ? "grouping is disabled"
+                            : !m->policy.group_terminals ? "terminal grouping is disabled"
+                            : !s ? "its session is gone"
+                            : !s->is_display ? "its session is no longer the user's display session"
+                            : "its session no longer splits terminals";
+          if (g->state == GROUP_ACTIVE)
+            dissolve_group (m, g, why);
+          continue;
+        }
+      if (g->state == GROUP_ACTIVE)
+        {
+          guint64 want = ttg_model_terminal_weight (&m->policy, s);
+          if (want != g->weight)
+            {
+              ttg_log_info ("group", "%s: CPUWeight=%" G_GUINT64_FORMAT, g->unit, want);
+              ttg_placer_set_weight (m->placer, g->unit, want);
+              g->weight = want;
+            }
+        }
+    }
+
+  g_hash_table_iter_init (&it, m->sessions);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &s))
+    if (ttg_model_session_splits_terminals (&m->policy, s))
+      any_split = TRUE;
+  if (any_split)
+    schedule_rescan (m, 0);
+  notify_status (m);
+}
+
+static void
+on_logind_changed (gpointer user_data)
+{
+  TtgManager *m = user_data;
+
+  if (refresh_sessions (m))
+    reconcile (m);
+}
+
+static void
+on_proc_event (const TtgProcEvent *ev, gpointer user_data)
+{
+  TtgManager *m = user_data;
+
+  switch (ev->kind)
+    {
+    case TTG_PROC_EVENT_EXEC:
+    case TTG_PROC_EVENT_SID:
+      /* setsid() comes before the pty becomes the controlling terminal;
+       * the exec that follows is when a terminal's shell is complete. */
+      if (m->policy.enabled && m->policy.group_terminals)
+        consider_process (m, ev->pid, TRUE);
+      break;
+    case TTG_PROC_EVENT_FORK:
+    case TTG_PROC_EVENT_EXIT:
+      /* Children inherit their parent's cgroup; late ones are swept when
+       * the scope job finishes; empty scopes are collected by systemd. */
+      break;
+    }
+}
+
+static void
+on_proc_lost (gpointer user_data)
+{
+  schedule_rescan (user_data, 0);
+}
+
+static void
+adopt_groups (TtgManager *m)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) units = ttg_placer_list_units (m->placer, "ttygroup-pty-*.scope", &error);
+
+  if (!units)
+    {
+      ttg_log_warn ("group", "Cannot look for groups of an earlier run: %s", error->message);
+      return;
+    }
+
+  for (guint i = 0; i < units->len; i++)
+    {
+      const char *unit = units->pdata[i];
+      g_autofree char *session_id = NULL;
+      g_autofree char *cgroup = NULL;
+      pid_t leader;
+      Group *g;
+
+      if (!ttg_pty_unit_name_parse (unit, &session_id, &leader))
+        continue;
+      cgroup = ttg_placer_get_control_group (m->placer, unit);
+      if (!cgroup)
+        continue;
+
+      g = g_new0 (Group, 1);
+      g->unit = g_strdup (unit);
+      g->session_id = g_steal_pointer (&session_id);
+      g->leader = leader;
+      g->cgroup = g_steal_pointer (&cgroup);
+      {
+        g_autofree char *scope = ttg_session_scope_name (g->session_id);
+        g->session_cgroup = session_scope_cgroup_sibling (g->cgroup, scope);
+      }
+      {
+        char path[64];
+        g_autofree char *text = NULL;
+        TtgProcStat st;
+
+        g_snprintf (path, sizeof path, "/proc/%d/stat", (int) leader);
+        text = ttg_read_file (path, NULL);
+        if (text && ttg_proc_stat_parse (text, &st, NULL))
+          {
+            g->comm = g_strdup (st.comm);
+            (void) ttg_tty_nr_is_pts (st.tty_nr, &g->pts);
+          }
+      }
+      g->weight = 0; /* unknown: reconcile sets it */
+      g->state = GROUP_ACTIVE;
+      g_hash_table_insert (m->groups, g->unit, g);
+      ttg_log_info ("group", "Adopted %s from an earlier run", unit);
+    }
+}
+
+static void
+check_cpu (TtgManager *m)
+{
+  g_autofree char *controllers = ttg_read_file (TTG_CGROUP_ROOT "/cgroup.controllers", NULL);
+  g_autofree char *scx = ttg_read_file ("/sys/kernel/sched_ext/state", NULL);
+
+  m->cpu_usable = ttg_cpu_weights_usable (controllers, scx, &m->cpu_why);
+  if (!m->cpu_usable)
+    ttg_log_warn ("cpu", "CPU weights will have no effect: %s. Grouping goes on, so the groups are ready when this is fixed.",
+                  m->cpu_why);
+}
+
+TtgManager *
+ttg_manager_new (sd_event *event, sd_bus *bus, const TtgPolicy *policy, GError **error)
+{
+  g_autoptr(TtgManager) m = g_new0 (TtgManager, 1);
+
+  m->event = sd_event_ref (event);
+  m->bus = sd_bus_ref (bus);
+  m->policy = *policy;
+  m->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) ttg_session_free);
+  m->session_weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  m->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+
+  m->placer = ttg_placer_new (bus, on_scope_started, on_unit_removed, m, error);
+  if (!m->placer)
+    return NULL;
+
+  return g_steal_pointer (&m);
+}
+
+gboolean
+ttg_manager_start (TtgManager *m, GError **error)
+{
+  g_autofree char *policy_text = ttg_policy_to_string (&m->policy);
+
+  check_cpu (m);
+  ttg_log_info ("policy", "Policy: %s", policy_text);
+
+  adopt_groups (m);
+
+  m->logind = ttg_logind_new (m->event, on_logind_changed, m, error);
+  if (!m->logind)
+    return FALSE;
+
+  /* Subscribe before the first scan so no process slips between the two. */
+  m->procmon = ttg_procmon_new (m->event, on_proc_event, on_proc_lost, m, error);
+  if (!m->procmon)
+    return FALSE;
+
+  if (!refresh_sessions (m))
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Cannot read logind's sessions");
+      return FALSE;
+    }
+  reconcile (m);
+  rescan_all (m);
+  return TRUE;
+}
+
+void
+ttg_manager_free (TtgManager *m)
+{
+  if (!m)
+    return;
+  sd_event_source_disable_unref (m->rescan);
+  g_clear_pointer (&m->procmon, ttg_procmon_free);
+  g_clear_pointer (&m->logind, ttg_logind_free);
+  g_clear_pointer (&m->placer, ttg_placer_free);
+  g_clear_pointer (&m->groups, g_hash_table_unref);
+  g_clear_pointer (&m->session_weights, g_hash_table_unref);
+  g_clear_pointer (&m->sessions, g_hash_table_unref);
+  sd_bus_unref (m->bus);
+  sd_event_unref (m->event);
+  g_free (m);
+}
+
+void
+ttg_manager_set_policy (TtgManager *m, const TtgPolicy *policy)
+{
+  g_autofree char *text = ttg_policy_to_string (policy);
+
+  if (ttg_policy_equal (&m->policy, policy))
+    {
+      ttg_log_info ("policy", "Policy unchanged: %s", text);
+      return;
+    }
+  m->policy = *policy;
+  ttg_log_info ("policy", "New policy: %s", text);
+  reconcile (m);
+}
+
+const TtgPolicy *
+ttg_manager_get_policy (TtgManager *m)
+{
+  return &m->policy;
+}
+
+gboolean
+ttg_manager_cpu_usable (TtgManager *m, const char **why)
+{
+  if (why)
+    *why = m->cpu_why;
+  return m->cpu_usable;
+}
+
+char *
+ttg_manager_status_line (TtgManager *m)
+{
+  guint active = 0;
+  GHashTableIter it;
+  Group *g;
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    if (g->state == GROUP_ACTIVE)
+      active++;
+
+  if (!m->cpu_usable)
+    return g_strdup_printf ("CPU weights unusable: %s", m->cpu_why);
+  if (!m->policy.enabled)
+    return g_strdup ("Grouping disabled by policy");
+  return g_strdup_printf ("%u session(s), %u terminal group(s), %" G_GUINT64_FORMAT " placement(s), %" G_GUINT64_FORMAT " process event(s)",
+                          g_hash_table_size (m->sessions), active, m->placements,
+                          m->procmon ? ttg_procmon_get_event_count (m->procmon) : 0);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+#include <systemd/sd-bus.h>
+
+G_BEGIN_DECLS
+
+/* Realises groups through systemd: unit properties, transient scopes, and
+ * (only to move processes back into a session scope, which systemd 252
+ * refuses to do) cgroup.procs. */
+typedef struct TtgPlacer TtgPlacer;
+
+/* A scope job finished: result is systemd's ("done", "failed", ...), or
+ * "refused" with error set when StartTransientUnit itself failed. */
+typedef void (*TtgPlacerStartedFunc) (const char *unit, const char *result,
+                                     const sd_bus_error *error, gpointer user_data);
+typedef void (*TtgPlacerRemovedFunc) (const char *unit, gpointer user_data);
+
+TtgPlacer *ttg_placer_new (sd_bus *bus, TtgPlacerStartedFunc on_started,
+                           TtgPlacerRemovedFunc on_removed, gpointer user_data,
+                           GError **error);
+void ttg_placer_free (TtgPlacer *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgPlacer, ttg_placer_free)
+
+/* SetUnitProperties(unit, runtime=true, CPUWeight=weight), asynchronously;
+ * TTG_WEIGHT_UNSET resets the property. Failures are logged. */
+void ttg_placer_set_weight (TtgPlacer *p, const char *unit, guint64 weight);
+
+/* StartTransientUnit of a pty scope in slice, part of and after
+ * session_scope, with the pids. on_started tells the outcome. */
+int ttg_placer_start_scope (TtgPlacer *p, const char *unit, const char *description,
+                            const char *slice, const char *session_scope, guint64 weight,
+                            const pid_t *pids, guint n_pids);
+
+/* Moves pids into a scope this service started (AttachProcessesToUnit; the
+ * scopes are delegated so systemd allows it). Returns 0 or -errno. */
+int ttg_placer_attach (TtgPlacer *p, const char *unit, const pid_t *pids, guint n_pids);
+
+/* Moves every process of from_cgroup back into session_scope (whose cgroup is
+ * session_cgroup), until from_cgroup is empty: AttachProcessesToUnit first,
+ * cgroup.procs where systemd refuses. Returns how many processes were moved,
+ * or -errno when some could not be (they stay where they are). */
+int ttg_placer_move_back (TtgPlacer *p, const char *session_scope, const char *session_cgroup,
+                          const char *from_cgroup);
+
+/* Names of the loaded, active units matching pattern (e.g. "ttygroup-pty-*.scope"). */
+GPtrArray *ttg_placer_list_units (TtgPlacer *p, const char *pattern, GError **error);
+
+/* The unit's ControlGroup, or NULL. */
+char *ttg_placer_get_control_group (TtgPlacer *p, const char *unit);
+
+G_END_DECLS

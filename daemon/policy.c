@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "policy.h"
+
+#include <string.h>
+
+#define POLICY_GROUP "Policy"
+
+G_DEFINE_QUARK (ttg-error-quark, ttg_error)
+
+static const TtgPolicyKeyInfo policy_keys[] = {
+  { "Enabled", TTG_POLICY_TYPE_BOOLEAN,
+    "Give sessions and terminals CPU groups at all" },
+  { "GroupTerminals", TTG_POLICY_TYPE_BOOLEAN,
+    "Give each terminal (pty) of the display session a group of its own" },
+  { "ManageGreeter", TTG_POLICY_TYPE_BOOLEAN,
+    "Also weigh greeter and lock-screen sessions" },
+  { "ActiveSessionWeight", TTG_POLICY_TYPE_WEIGHT,
+    "CPU weight of the active session of a seat" },
+  { "SessionWeight", TTG_POLICY_TYPE_WEIGHT,
+    "CPU weight of other local sessions" },
+  { "RemoteSessionWeight", TTG_POLICY_TYPE_WEIGHT,
+    "CPU weight of remote (ssh, ...) sessions" },
+  { "TerminalWeight", TTG_POLICY_TYPE_WEIGHT,
+    "CPU weight of each terminal group" },
+  { NULL, 0, NULL },
+};
+
+/* Where each key of policy_keys lives, same order. Kept apart because
+ * ttg_policy_keys() hands out policy_keys as a plain public array; every
+ * generic operation (equal, keyfile, to_string) walks these two tables, so a
+ * new key cannot be forgotten in one of them. */
+static const gsize policy_offsets[] = {
+  G_STRUCT_OFFSET (TtgPolicy, enabled),
+  G_STRUCT_OFFSET (TtgPolicy, group_terminals),
+  G_STRUCT_OFFSET (TtgPolicy, manage_greeter),
+  G_STRUCT_OFFSET (TtgPolicy, active_session_weight),
+  G_STRUCT_OFFSET (TtgPolicy, session_weight),
+  G_STRUCT_OFFSET (TtgPolicy, remote_session_weight),
+  G_STRUCT_OFFSET (TtgPolicy, terminal_weight),
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (policy_offsets) + 1 == G_N_ELEMENTS (policy_keys));
+
+static gboolean *
+boolean_field (TtgPolicy *p, const TtgPolicyKeyInfo *info)
+{
+  g_assert (info->type == TTG_POLICY_TYPE_BOOLEAN);
+  return G_STRUCT_MEMBER_P (p, policy_offsets[info - policy_keys]);
+}
+
+static guint64 *
+weight_field (TtgPolicy *p, const TtgPolicyKeyInfo *info)
+{
+  g_assert (info->type == TTG_POLICY_TYPE_WEIGHT);
+  return G_STRUCT_MEMBER_P (p, policy_offsets[info - policy_keys]);
+}
+
+static gboolean
+get_boolean (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
+{
+  return *boolean_field ((TtgPolicy *) p, info);
+}
+
+static guint64
+get_weight (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
+{
+  return *weight_field ((TtgPolicy *) p, info);
+}
+
+static const char *
+type_name (TtgPolicyType type)
+{
+  switch (type)
+    {
+    case TTG_POLICY_TYPE_BOOLEAN:
+      return "a boolean (b)";
+
+    case TTG_POLICY_TYPE_WEIGHT:
+      return "a weight (t)";
+    }
+
+  g_assert_not_reached ();
+}
+
+/* Keys and values can come from D-Bus callers and files: escape them so an
+ * error message stays one readable line of ASCII. */
+static char *
+quote (const char *text)
+{
+  g_autofree char *escaped = g_strescape (text, NULL);
+
+  return g_strdup_printf ("\"%s\"", escaped);
+}
+
+static const TtgPolicyKeyInfo *
+lookup (const char *key, GError **error)
+{
+  const TtgPolicyKeyInfo *info = ttg_policy_key_lookup (key);
+
+  if (info == NULL)
+    {
+      g_autofree char *quoted = quote (key);
+
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                   "Unknown key %s", quoted);
+    }
+
+  return info;
+}
+
+static const TtgPolicyKeyInfo *
+lookup_typed (const char *key, TtgPolicyType type, GError **error)
+{
+  const TtgPolicyKeyInfo *info = lookup (key, error);
+
+  if (info == NULL)
+    return NULL;
+
+  if (info->type != type)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                   "Key \"%s\": expected %s, got %s",
+                   info->key, type_name (info->type), type_name (type));
+      return NULL;
+    }
+
+  return info;
+}
+
+static gboolean
+check_weight (const TtgPolicyKeyInfo *info, guint64 value, GError **error)
+{
+  if (value >= TTG_WEIGHT_MIN && value <= TTG_WEIGHT_MAX)
+    return TRUE;
+
+  g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+               "Key \"%s\": %" G_GUINT64_FORMAT " is out of range (%d..%d)",
+               info->key, value, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX);
+  return FALSE;
+}
+
+const TtgPolicyKeyInfo *
+ttg_policy_keys (void)
+{
+  return policy_keys;
+}
+
+const TtgPolicyKeyInfo *
+ttg_policy_key_lookup (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+
+  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+    if (g_str_equal (info->key, key))
+      return info;
+
+  return NULL;
+}
+
+void
+ttg_policy_init_defaults (TtgPolicy *p)
+{
+  g_return_if_fail (p != NULL);
+
+  *p = (TtgPolicy) {
+    .enabled = TRUE,
+    .group_terminals = TRUE,
+    .manage_greeter = FALSE,
+    .active_session_weight = 200,
+    .session_weight = 100,
+    .remote_session_weight = 100,
+    .terminal_weight = 100,
+  };
+}
+
+gboolean
+ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b)
+{
+  g_return_val_if_fail (a != NULL, FALSE);
+  g_return_val_if_fail (b != NULL, FALSE);
+
+  /* Field by field: memcmp would compare padding, and a gboolean set by
+   * hand to a non-1 true value must still compare equal to TRUE. */
+  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+    {
+      switch (info->type)
+        {
+        case TTG_POLICY_TYPE_BOOLEAN:
+          if (!get_boolean (a, info) != !get_boolean (b, info))
+            return FALSE;
+          break;
+
+        case TTG_POLICY_TYPE_WEIGHT:
+          if (get_weight (a, info) != get_weight (b, info))
+            return FALSE;
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+gboolean
+ttg_policy_set_boolean (TtgPolicy  *p,
+                        const char *key,
+                        gboolean    value,
+                        GError    **error)
+{
+  const TtgPolicyKeyInfo *info;
+
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  info = lookup_typed (key, TTG_POLICY_TYPE_BOOLEAN, error);
+  if (info == NULL)
+    return FALSE;
+
+  *boolean_field (p, info) = value ? TRUE : FALSE;
+  return TRUE;
+}
+
+gboolean
+ttg_policy_set_weight (TtgPolicy  *p,
+                       const char *key,
+                       guint64     value,
+                       GError    **error)
+{
+  const TtgPolicyKeyInfo *info;
+
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  info = lookup_typed (key, TTG_POLICY_TYPE_WEIGHT, error);
+  if (info == NULL)
+    return FALSE;
+
+  if (!check_weight (info, value, error))
+    return FALSE;
+
+  *weight_field (p, info) = value;
+  return TRUE;
+}
+
+static gboolean
+parse_boolean (const TtgPolicyKeyInfo *info,
+               const char             *text,
+               gboolean               *out,
+               GError                **error)
+{
+  static const char *const truths[] = { "true", "yes", "1", NULL };
+  static const char *const lies[] = { "false", "no", "0", NULL };
+
+  if (g_strv_contains (truths, text))
+    {
+      *out = TRUE;
+      return TRUE;
+    }
+
+  if (g_strv_contains (lies, text))
+    {
+      *out = FALSE;
+      return TRUE;
+    }
+
+  {
+    g_autofree char *quoted = quote (text);
+
+    g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                 "Key \"%s\": expected %s, got %s",
+                 info->key, type_name (info->type), quoted);
+  }
+  return FALSE;
+}
+
+/* Not g_ascii_string_to_unsigned(): it accepts a leading '+' and, through
+ * strtoull, leading whitespace. */
+static gboolean
+parse_weight (const TtgPolicyKeyInfo *info,
+              const char             *text,
+              guint64                *out,
+              GError                **error)
+{
+  gboolean overflow = FALSE;
+  guint64 value = 0;
+  const char *c;
+
+  for (c = text; g_ascii_isdigit (*c); c++)
+    {
+      guint digit = *c - '0';
+
+      if (value > (G_MAXUINT64 - digit) / 10)
+        overflow = TRUE;
+      else
+        value = value * 10 + digit;
+    }
+
+  if (c == text || *c != '\0')
+    {
+      g_autofree char *quoted = quote (text);
+
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                   "Key \"%s\": expected %s, got %s (not a decimal number)",
+                   info->key, type_name (info->type), quoted);
+      return FALSE;
+    }
+
+  if (overflow)
+    {
+      /* Only digits, so it can go into the message as is. */
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                   "Key \"%s\": %s is out of range (%d..%d)",
+                   info->key, text, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX);
+      return FALSE;
+    }
+
+  if (!check_weight (info, value, error))
+    return FALSE;
+
+  *out = value;
+  return TRUE;
+}
+
+gboolean
+ttg_policy_set_from_string (TtgPolicy  *p,
+                            const char *key,
+                            const char *value,
+                            GError    **error)
+{
+  const TtgPolicyKeyInfo *info;
+
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  info = lookup (key, error);
+  if (info == NULL)
+    return FALSE;
+
+  switch (info->type)
+    {
+    case TTG_POLICY_TYPE_BOOLEAN:
+      {
+        gboolean b;
+
+        if (!parse_boolean (info, value, &b, error))
+          return FALSE;
+        *boolean_field (p, info) = b;
+        return TRUE;
+      }
+
+    case TTG_POLICY_TYPE_WEIGHT:
+      {
+        guint64 w;
+
+        if (!parse_weight (info, value, &w, error))
+          return FALSE;
+        *weight_field (p, info) = w;
+        return TRUE;
+      }
+    }
+
+  g_assert_not_reached ();
+}
+
+static gboolean
+merge_group (TtgPolicy *p, GKeyFile *kf, GError **error)
+{
+  g_auto(GStrv) keys = NULL;
+
+  keys = g_key_file_get_keys (kf, POLICY_GROUP, NULL, error);
+  if (keys == NULL)
+    return FALSE;
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *value = NULL;
+
+      value = g_key_file_get_value (kf, POLICY_GROUP, keys[i], error);
+      if (value == NULL)
+        return FALSE;
+
+      /* GKeyFile keeps trailing blanks in a value, while its own
+       * get_boolean() and get_integer() ignore them; do the same so
+       * "SessionWeight=100 " in a file is not an error. Leading blanks are
+       * already gone. */
+      g_strchomp (value);
+
+      if (!ttg_policy_set_from_string (p, keys[i], value, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+ttg_policy_merge_keyfile (TtgPolicy  *p,
+                          GKeyFile   *kf,
+                          const char *origin,
+                          GError    **error)
+{
+  g_auto(GStrv) groups = NULL;
+  g_autoptr(GError) local_error = NULL;
+  TtgPolicy merged;
+
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (kf != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* All or nothing: work on a copy and publish it only at the end. */
+  merged = *p;
+
+  groups = g_key_file_get_groups (kf, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      if (!g_str_equal (groups[i], POLICY_GROUP))
+        {
+          g_autofree char *quoted = quote (groups[i]);
+
+          g_set_error (&local_error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                       "Unknown group %s (only [" POLICY_GROUP "] is known)",
+                       quoted);
+          break;
+        }
+    }
+
+  if (local_error == NULL && g_key_file_has_group (kf, POLICY_GROUP))
+    merge_group (&merged, kf, &local_error);
+
+  if (local_error != NULL)
+    {
+      if (origin != NULL)
+        g_prefix_error (&local_error, "%s: ", origin);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  *p = merged;
+  return TRUE;
+}
+
+char *
+ttg_policy_to_keyfile_data (const TtgPolicy *p)
+{
+  g_autoptr(GKeyFile) kf = NULL;
+
+  g_return_val_if_fail (p != NULL, NULL);
+
+  kf = g_key_file_new ();
+  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+    {
+      switch (info->type)
+        {
+        case TTG_POLICY_TYPE_BOOLEAN:
+          g_key_file_set_boolean (kf, POLICY_GROUP, info->key,
+                                  get_boolean (p, info));
+          break;
+
+        case TTG_POLICY_TYPE_WEIGHT:
+          g_key_file_set_uint64 (kf, POLICY_GROUP, info->key,
+                                 get_weight (p, info));
+          break;
+        }
+    }
+
+  return g_key_file_to_data (kf, NULL, NULL);
+}
+
+char *
+ttg_policy_to_string (const TtgPolicy *p)
+{
+  g_autoptr(GString) str = NULL;
+
+  g_return_val_if_fail (p != NULL, NULL);
+
+  str = g_string_new (NULL);
+  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+    {
+      if (str->len > 0)
+        g_string_append_c (str, ' ');
+
+      switch (info->type)
+        {
+        case TTG_POLICY_TYPE_BOOLEAN:
+          g_string_append_printf (str, "%s=%s", info->key,
+                                  get_boolean (p, info) ? "true" : "false");
+          break;
+
+        case TTG_POLICY_TYPE_WEIGHT:
+          g_string_append_printf (str, "%s=%" G_GUINT64_FORMAT, info->key,
+                                  get_weight (p, info));
+          break;
+        }
+    }
+
+  return g_string_free (g_steal_pointer (&str), FALSE);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+#include <systemd/sd-event.h>
+
+G_BEGIN_DECLS
+
+/* Process events from the kernel's proc connector (netlink, needs
+ * CAP_NET_ADMIN). Threads are filtered out: every event is about a process. */
+typedef enum {
+  TTG_PROC_EVENT_FORK, /* pid: the child, parent: the parent */
+  TTG_PROC_EVENT_EXEC,
+  TTG_PROC_EVENT_SID,  /* pid called setsid() */
+  TTG_PROC_EVENT_EXIT,
+} TtgProcEventKind;
+
+typedef struct {
+  TtgProcEventKind kind;
+  pid_t pid;
+  pid_t parent;
+} TtgProcEvent;
+
+typedef struct TtgProcmon TtgProcmon;
+
+typedef void (*TtgProcmonEventFunc) (const TtgProcEvent *event, gpointer user_data);
+/* Events were lost (the socket overflowed, ENOBUFS): rescan /proc. */
+typedef void (*TtgProcmonLostFunc) (gpointer user_data);
+
+TtgProcmon *ttg_procmon_new (sd_event *event,
+                             TtgProcmonEventFunc on_event,
+                             TtgProcmonLostFunc on_lost,
+                             gpointer user_data,
+                             GError **error);
+void ttg_procmon_free (TtgProcmon *pm);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgProcmon, ttg_procmon_free)
+
+/* Counters for the benchmark and the status. */
+guint64 ttg_procmon_get_event_count (TtgProcmon *pm);
+guint64 ttg_procmon_get_lost_count (TtgProcmon *pm);
+
+G_END_DECLS
