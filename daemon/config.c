@@ -11,7 +11,7 @@ merge_file (TtgPolicy *p, const char *path, GError **error)
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, &local))
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
     {
       /* GKeyFile's message carries the line number of a syntax error. */
       g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
