@@ -396,6 +396,64 @@ test_starts_group_not_splitting (Fixture *fx, gconstpointer user_data)
 }
 
 static void
+test_pty_is_session_tty (Fixture *fx, gconstpointer user_data)
+{
+  /* An ssh session: logind's TTY is the pty the session itself runs on. */
+  make_remote (fx->session);
+  set_str (&fx->session->tty, "pts/3");
+  g_assert_true (ttg_model_pty_is_session_tty (fx->session, 3));
+  g_assert_false (ttg_model_pty_is_session_tty (fx->session, 4));
+  g_assert_false (ttg_model_pty_is_session_tty (fx->session, 0));
+  g_assert_false (ttg_model_pty_is_session_tty (fx->session, 33));
+
+  set_str (&fx->session->tty, "pts/0");
+  g_assert_true (ttg_model_pty_is_session_tty (fx->session, 0));
+
+  set_str (&fx->session->tty, "pts/4294967295");
+  g_assert_true (ttg_model_pty_is_session_tty (fx->session, G_MAXUINT));
+}
+
+static void
+test_pty_is_not_session_tty (Fixture *fx, gconstpointer user_data)
+{
+  static const struct {
+    const char *tty;
+    guint index;
+  } cases[] = {
+    { "tty5", 5 },
+    { "tty2", 2 },
+    { "pts/", 0 },
+    { "pts/3x", 3 },
+    { "pts/-1", G_MAXUINT },
+    { "pts/-1", 1 },
+    { "pts/+3", 3 },
+    { "pts/ 3", 3 },
+    { "pts/3 ", 3 },
+    { "pts/0x3", 3 },
+    { "pts/4294967296", 0 },
+    { "pts/99999999999999999999", 0 },
+    { "pts3", 3 },
+    { "PTS/3", 3 },
+    { "/dev/pts/3", 3 },
+    { "", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("tty: \"%s\", index %u", cases[i].tty, cases[i].index);
+      set_str (&fx->session->tty, cases[i].tty);
+      g_assert_false (ttg_model_pty_is_session_tty (fx->session, cases[i].index));
+    }
+
+  /* A graphical session without a terminal, and an unknown session. */
+  set_str (&fx->session->tty, NULL);
+  g_assert_false (ttg_model_pty_is_session_tty (fx->session, 0));
+  g_assert_false (ttg_model_pty_is_session_tty (fx->session, 3));
+  g_assert_false (ttg_model_pty_is_session_tty (NULL, 0));
+  g_assert_false (ttg_model_pty_is_session_tty (NULL, 3));
+}
+
+static void
 test_unit_name (void)
 {
   static const struct {
@@ -553,6 +611,8 @@ main (int argc, char **argv)
   ADD ("/model/starts-group/not-in-scope", test_starts_group_not_in_scope);
   ADD ("/model/starts-group/no-session", test_starts_group_no_session);
   ADD ("/model/starts-group/not-splitting", test_starts_group_not_splitting);
+  ADD ("/model/pty-is-session-tty/match", test_pty_is_session_tty);
+  ADD ("/model/pty-is-session-tty/no-match", test_pty_is_not_session_tty);
 
 #undef ADD
 
