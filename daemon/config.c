@@ -43,7 +43,7 @@ ttg_config_load (const char *main_file, const char *dropin_dir, TtgPolicy *out, 
   if (dropin_dir)
     dir = g_dir_open (dropin_dir, 0, NULL);
   while (dir && (name = g_dir_read_name (dir)))
-    if (g_str_has_suffix (name, ".conf"))
+    if (name[0] != '.' && g_str_has_suffix (name, ".conf")) /* editors' hidden files too */
       g_ptr_array_add (names, g_build_filename (dropin_dir, name, NULL));
   g_ptr_array_sort (names, compare_names);
 

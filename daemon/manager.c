@@ -45,6 +45,8 @@ typedef struct {
   char *comm;
   char *cgroup;         /* the scope's cgroup path */
   char *session_cgroup; /* the session scope's cgroup path: where processes go back */
+  char *source_cgroup;  /* where the leader was found: the session scope, or the
+                         * group of the terminal it was opened from */
   guint64 weight;       /* applied; 0 when not known (adopted) */
   GroupState state;
   gint64 started_usec;  /* CLOCK_MONOTONIC when the leader was seen */
@@ -58,6 +60,7 @@ group_free (Group *g)
   g_free (g->comm);
   g_free (g->cgroup);
   g_free (g->session_cgroup);
+  g_free (g->source_cgroup);
   g_free (g);
 }
 
@@ -185,11 +188,11 @@ dissolve_group (TtgManager *m, Group *g, const char *why)
   g->state = GROUP_DISSOLVED;
 }
 
-/* Processes of the kernel session led by g->leader still in the session scope. */
+/* Processes of the kernel session led by g->leader still where it was found. */
 static GArray *
 find_stragglers (const Group *g)
 {
-  g_autoptr(GArray) procs = ttg_cgroup_read_procs (g->session_cgroup);
+  g_autoptr(GArray) procs = ttg_cgroup_read_procs (g->source_cgroup);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
   for (guint i = 0; procs && i < procs->len; i++)
@@ -227,7 +230,7 @@ sweep_group (TtgManager *m, Group *g)
 
 static void
 start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pts,
-             const char *session_cgroup)
+             const char *source_cgroup)
 {
   g_autofree char *unit = ttg_pty_unit_name (s->id, st->pid);
   g_autofree char *description = NULL;
@@ -246,8 +249,12 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
   g->leader = st->pid;
   g->pts = pts;
   g->comm = g_strdup (st->comm);
-  g->session_cgroup = g_strdup (session_cgroup);
-  g->cgroup = session_scope_cgroup_sibling (session_cgroup, unit);
+  g->source_cgroup = g_strdup (source_cgroup);
+  {
+    g_autofree char *scope_name = ttg_session_scope_name (s->id);
+    g->session_cgroup = session_scope_cgroup_sibling (source_cgroup, scope_name);
+  }
+  g->cgroup = session_scope_cgroup_sibling (source_cgroup, unit);
   g->weight = ttg_model_terminal_weight (&m->policy, s);
   g->state = GROUP_STARTING;
   g->started_usec = now_usec ();
@@ -353,11 +360,21 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
   g_snprintf (path, sizeof path, "/proc/%d/cgroup", (int) pid);
   cg_text = ttg_read_file (path, NULL);
   cgroup = cg_text ? ttg_cgroup_v2_path_parse (cg_text) : NULL;
-  session_id = cgroup ? ttg_cgroup_path_session_id (cgroup) : NULL;
-  /* Only processes logind already put into a session scope: a fresh login
-   * may still be on its way there. */
-  if (!session_id)
+  if (!cgroup)
     return;
+  session_id = ttg_cgroup_path_session_id (cgroup);
+  if (!session_id)
+    {
+      /* A terminal opened from a grouped terminal (tmux started there, a
+       * nested script) belongs to the same logind session. */
+      g_autofree char *unit = ttg_cgroup_path_unit (cgroup);
+      pid_t from_leader;
+
+      if (!unit || !ttg_pty_unit_name_parse (unit, &session_id, &from_leader))
+        return; /* not in a session: a fresh login may still be on its way */
+      if (from_leader == pid)
+        return; /* it is that group's own leader */
+    }
 
   s = g_hash_table_lookup (m->sessions, session_id);
   if (!s && may_refresh)
@@ -555,6 +572,7 @@ adopt_groups (TtgManager *m)
         g_autofree char *scope = ttg_session_scope_name (g->session_id);
         g->session_cgroup = session_scope_cgroup_sibling (g->cgroup, scope);
       }
+      g->source_cgroup = g_strdup (g->session_cgroup);
       {
         char path[64];
         g_autofree char *text = NULL;

@@ -126,7 +126,13 @@ on_readable (sd_event_source *s, int fd, uint32_t revents, void *user_data)
           cn = NLMSG_DATA (nl);
           if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
             continue;
-          dispatch_one (pm, (const struct proc_event *) cn->data);
+          {
+            /* cn->data is not aligned for struct proc_event: copy it out. */
+            struct proc_event ev;
+
+            memcpy (&ev, cn->data, sizeof ev);
+            dispatch_one (pm, &ev);
+          }
         }
     }
   return 0;

@@ -170,7 +170,8 @@ run_testcases() {
 # ----------------------------------------------------------------- sessions --
 _ttg_agent() {
     # the drivable shell of a test session; runs as the user, in the session
-    [[ -x $TTG_RUN/agent.sh ]] && return 0
+    # (/run is noexec: run it with /bin/bash)
+    [[ -f $TTG_RUN/agent.sh ]] && return 0
     mkdir -p "$TTG_RUN/by-session"
     chmod 755 "$TTG_RUN"
     cat > "$TTG_RUN/agent.tmp" <<'AGENT'
@@ -232,28 +233,29 @@ _ttg_open() {
     unit=$token
     install -d -m 700 -o "$user" -g "$(id -g "$user")" "$dir"
     mkfifo -m 600 "$dir/cmd"; chown "$user" "$dir/cmd"
-    echo "unit=$unit.service" > "$dir/unit"
     case $kind in
         pty)
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
                 --description="ttg test pty session of $user" \
-                -- script -qfec "su -l $user -c '$TTG_RUN/agent.sh $dir'" /dev/null ;;
+                -- script -qfec "su -l $user -c '/bin/bash $TTG_RUN/agent.sh $dir'" /dev/null ;;
         ssh)
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
                 --description="ttg test ssh session of $user" \
-                -- ssh -tt -o BatchMode=yes -o ConnectTimeout=30 "$user@localhost" "$TTG_RUN/agent.sh $dir" ;;
+                -- ssh -tt -o BatchMode=yes -o ConnectTimeout=30 "$user@localhost" "/bin/bash $TTG_RUN/agent.sh $dir" ;;
         vt)
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
                 --description="ttg test VT session of $user on $tty" \
                 -p PAMName=login -p User="$user" -p TTYPath="/dev/$tty" \
                 -p StandardInput=tty -p StandardOutput=tty -p StandardError=tty \
                 -p TTYReset=yes -p TTYVHangup=yes \
-                -- "$TTG_RUN/agent.sh" "$dir" ;;
+                -- /bin/bash "$TTG_RUN/agent.sh" "$dir" ;;
     esac || { echo "ttg_open_${kind}_session: systemd-run failed" >&2; return 1; }
-    if ! wait_until 90 test -s "$dir/info"; then
+    _ttg_started() { [[ -s $dir/info ]] || ! systemctl is-active -q "$unit.service"; }
+    wait_until 90 _ttg_started || true
+    if [[ ! -s $dir/info ]]; then
         echo "ttg_open_${kind}_session $user: the session's shell did not start" >&2
         systemctl status --no-pager -l "$unit.service" >&2 || true
-        journalctl -b --no-pager -n 40 >&2 || true
+        journalctl -b --no-pager -n 40 -u "$unit.service" >&2 || true
         return 1
     fi
     sid=$(sed -n 's/^session=//p' "$dir/info")

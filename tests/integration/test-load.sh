@@ -1,0 +1,47 @@
+#!/bin/bash
+# The reason ttygroup exists: ten CPU hogs in terminal A, an interactive
+# probe in terminal B of the same logind session, all on one CPU.
+set -eu
+. /opt/ttygroup-test/lib.sh
+. /opt/ttygroup-test/integration/service.sh
+
+SECONDS_PER_RUN=${TTG_LOAD_SECONDS:-8}
+
+
+testcase_probe_share_with_and_without() {
+    local hogs with without
+    ttg_policy_reset
+    S=$(ttg_open_pty_session alice)
+    hogs=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
+    wait_until 10 ttg_grouped "$hogs"
+    wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+    # terminal B, the same logind session: the probe in a terminal of its own
+    with=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
+    echo "with ttygroup:    $with"
+    ttg_policy Enabled=false
+    wait_until 10 test "$(ttg_group_count)" = 0
+    without=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
+    echo "without ttygroup: $without"
+    with=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$with")
+    without=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$without")
+    echo "RESULT probe CPU share next to 10 hogs on one CPU: with ttygroup ${with}, without ${without}"
+    assert_true awk -v x="$with" 'BEGIN { exit !(x >= 0.45) }'
+    assert_true awk -v x="$without" 'BEGIN { exit !(x <= 0.15) }'
+}
+
+testcase_weights_bound_the_hog_group() {
+    local hogs out share
+    ttg_policy TerminalWeight=100
+    S=$(ttg_open_pty_session alice)
+    hogs=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
+    wait_until 10 ttg_grouped "$hogs"
+    wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+    # give the hog group a third of the probe's weight: the probe should get ~75%
+    systemctl set-property --runtime "$(ttg_unit_of_pid "$hogs")" CPUWeight=33
+    out=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
+    share=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$out")
+    echo "RESULT probe share with hog group at weight 33 vs 100: $share"
+    assert_true awk -v x="$share" 'BEGIN { exit !(x >= 0.65) }'
+}
+
+run_testcases "$@"
