@@ -111,7 +111,7 @@ wait_until() {
 _ttg_context() {
     echo "---- context ----"
     echo "# loginctl list-sessions"; loginctl list-sessions --no-legend 2>&1 | sed 's/^/  /'
-    echo "# systemd-cgls user.slice"; systemd-cgls --no-pager -u user.slice 2>&1 | head -n 60 | sed 's/^/  /'
+    echo "# systemd-cgls user.slice"; systemd-cgls --no-pager --xattr=no -u user.slice 2>&1 | head -n 60 | sed 's/^/  /'
     if systemctl cat ttygroupd.service >/dev/null 2>&1; then
         echo "# ttygroupd: $(systemctl is-active ttygroupd.service 2>&1)"
         journalctl -b -u ttygroupd --no-pager -n 30 2>&1 | sed 's/^/  /'
@@ -171,13 +171,14 @@ run_testcases() {
 _ttg_agent() {
     # the drivable shell of a test session; runs as the user, in the session
     # (/run is noexec: run it with /bin/bash)
-    [[ -f $TTG_RUN/agent.sh ]] && return 0
+    [[ -f $TTG_RUN/agent.sh && -f /etc/profile.d/zz-ttg-test-agent.sh ]] && return 0
     mkdir -p "$TTG_RUN/by-session"
     chmod 755 "$TTG_RUN"
     cat > "$TTG_RUN/agent.tmp" <<'AGENT'
 #!/bin/bash
 # ttg session agent: reads "MODE ID" lines from DIR/cmd; runs DIR/req.ID with bash -c
 dir=$1
+unset TTG_AGENT_DIR
 export PATH=/opt/ttygroup-test/bin:$PATH
 sid=${XDG_SESSION_ID:-}
 [ -n "$sid" ] || sid=$(sed -n 's#^0::.*/session-\(.*\)\.scope$#\1#p' /proc/self/cgroup)
@@ -201,6 +202,13 @@ done
 AGENT
     chmod 755 "$TTG_RUN/agent.tmp"
     mv -f "$TTG_RUN/agent.tmp" "$TTG_RUN/agent.sh"
+    # a login shell started with TTG_AGENT_DIR becomes the agent (ttg_open_pty_session)
+    cat > /etc/profile.d/zz-ttg-test-agent.sh <<'HOOK'
+# ttygroup tests (lib.sh): a login shell started with TTG_AGENT_DIR becomes the session agent
+if [ -n "${TTG_AGENT_DIR:-}" ] && [ -d "$TTG_AGENT_DIR" ] && [ ! -e "$TTG_AGENT_DIR/info" ]; then
+    exec /bin/bash /run/ttg-test/agent.sh "$TTG_AGENT_DIR"
+fi
+HOOK
 }
 
 _ttg_dir() {
@@ -235,9 +243,15 @@ _ttg_open() {
     mkfifo -m 600 "$dir/cmd"; chown "$user" "$dir/cmd"
     case $kind in
         pty)
+            # login -f: its child setsid()s and takes the pty as controlling tty, like
+            # getty/sshd logins; the login shell execs the agent (profile.d hook).
+            # TTG_PTY_LOGIN=su: su -l --session-command instead (su -c would setsid()
+            # the shell away from the pty, leaving it without a controlling tty).
+            local how="exec login -p -f $user"
+            [[ ${TTG_PTY_LOGIN:-login} == su ]] && how="exec su -l $user --session-command '/bin/bash $TTG_RUN/agent.sh $dir'"
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
-                --description="ttg test pty session of $user" \
-                -- script -qfec "su -l $user -c '/bin/bash $TTG_RUN/agent.sh $dir'" /dev/null ;;
+                --description="ttg test pty session of $user" -E TTG_AGENT_DIR="$dir" \
+                -- script -qfec "$how" /dev/null ;;
         ssh)
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
                 --description="ttg test ssh session of $user" \
@@ -269,7 +283,7 @@ _ttg_open() {
         return 1
     fi
     echo "$unit.service" | sed 's/^/unit=/' >> "$dir/info"
-    ln -sfn "$token" "$TTG_RUN/by-session/$sid"
+    ln -sfn "../$token" "$TTG_RUN/by-session/$sid"
     echo "$sid" >> "$TTG_RUN/opened"
     if [[ $kind == vt ]]; then
         loginctl activate "$sid"

@@ -15,9 +15,9 @@ TTG_DROPIN=/etc/ttygroup/ttygroup.conf.d/50-test.conf
 
 _ttg_reload() {
     local before
-    before=$(journalctl -u ttygroupd -o cat --no-pager | grep -c 'policy' || true)
+    before=$(journalctl -u ttygroupd -o cat --no-pager | grep -ci 'policy' || true)
     systemctl reload ttygroupd
-    wait_until 30 test "$(journalctl -u ttygroupd -o cat --no-pager | grep -c 'policy' || true)" -gt "$before"
+    wait_until 30 test "$(journalctl -u ttygroupd -o cat --no-pager | grep -ci 'policy' || true)" -gt "$before"
 }
 
 ttg_policy() {

@@ -14,7 +14,7 @@ testcase_systemd_is_pid1() {
 
 testcase_logind_and_dbus() {
     assert_true systemctl is-active -q dbus.service systemd-logind.service
-    assert_true busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions
+    assert_in "\"/org/freedesktop/login1/session/" "$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions)"
     assert_in 'seat0' "$(loginctl list-seats --no-legend)"
 }
 
@@ -51,7 +51,7 @@ testcase_pty_session() {
     pid=$(ttg_session_shell_pid "$s")
     assert_in "/user-1001\.slice/session-$s\.scope\$" "$(ttg_cgroup_of_pid "$pid")"
     assert_eq "$(ttg_session_of_pid "$pid")" "$s"
-    assert_in "(^| )$s " "$(loginctl list-sessions --no-legend)"
+    assert_in "(^|[[:space:]])$s " "$(loginctl list-sessions --no-legend)"
 }
 
 testcase_run_inside_session() {
@@ -63,6 +63,12 @@ testcase_run_inside_session() {
     assert_eq "$(ttg_session_run "$s" 'ps -o lsession= -p $$ | tr -d " "')" "$s"
     assert_eq "$(ttg_session_run "$s" 'ps -o tty= -p $$ | tr -d " "')" "$tty"
     assert_eq "$(ttg_session_run "$s" 'tty')" "/dev/$tty"
+    # like a getty login: login(1) leads the kernel session on the pty, the shell is in it
+    local sh leader
+    sh=$(ttg_session_shell_pid "$s")
+    leader=$(ps -o sid= -p "$sh" | tr -d ' ')
+    assert_eq "$(ps -o tty= -p "$leader" | tr -d ' ')" "$tty"
+    assert_eq "$(ttg_session_of_pid "$leader")" "$s"
     assert_eq "$(ttg_session_run "$s" 'echo "$XDG_SESSION_ID"')" "$s"
     # a child of the session's shell
     assert_eq "$(ttg_session_run "$s" 'ps -o ppid= -p $$ | tr -d " "')" "$(ttg_session_shell_pid "$s")"
