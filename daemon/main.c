@@ -7,18 +7,49 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <syslog.h>
 #include <systemd/sd-daemon.h>
 
+#include "api.h"
 #include "config.h"
 #include "manager.h"
+#include "state.h"
 #include "util.h"
 
 typedef struct {
   TtgManager *manager;
+  TtgApi *api;
+  TtgState *state;
   const char *config_file;
   const char *dropin_dir;
 } Daemon;
+
+/* The effective policy: the configuration files, then what was set over
+ * D-Bus (saved under the state directory). */
+static gboolean
+load_policy (const char *config_file, const char *dropin_dir, TtgState *state,
+             TtgPolicy *out, GError **error)
+{
+  TtgPolicy p;
+
+  if (!ttg_config_load (config_file, dropin_dir, &p, error))
+    return FALSE;
+  if (state && !ttg_state_apply (state, &p, error))
+    return FALSE;
+  *out = p;
+  return TRUE;
+}
+
+static char *
+state_file_path (void)
+{
+  const char *dir = g_getenv ("STATE_DIRECTORY"); /* set by StateDirectory= */
+
+  if (dir && *dir && !strchr (dir, ':'))
+    return g_build_filename (dir, "policy.conf", NULL);
+  return g_build_filename (TTG_STATE_DIR, "policy.conf", NULL);
+}
 
 static int
 on_sighup (sd_event_source *s, const struct signalfd_siginfo *si, void *user_data)
@@ -28,10 +59,13 @@ on_sighup (sd_event_source *s, const struct signalfd_siginfo *si, void *user_dat
   TtgPolicy policy;
 
   (void) sd_notify (0, "RELOADING=1");
-  if (!ttg_config_load (d->config_file, d->dropin_dir, &policy, &error))
+  if (!load_policy (d->config_file, d->dropin_dir, d->state, &policy, &error))
     ttg_log_err ("config", "Configuration not reloaded, keeping the last good policy: %s", error->message);
   else
-    ttg_manager_set_policy (d->manager, &policy);
+    {
+      ttg_manager_set_policy (d->manager, &policy);
+      ttg_api_policy_changed (d->api);
+    }
   (void) sd_notify (0, "READY=1");
   return 0;
 }
@@ -52,6 +86,9 @@ main (int argc, char **argv)
   g_autoptr(sd_event) event = NULL;
   g_autoptr(sd_bus) bus = NULL;
   g_autoptr(TtgManager) manager = NULL;
+  g_autoptr(TtgApi) api = NULL;
+  g_autoptr(TtgState) state = NULL;
+  g_autofree char *state_path = NULL;
   gboolean verbose = FALSE, version = FALSE, check_config = FALSE;
   g_autofree char *config_file = NULL;
   g_autofree char *dropin_dir = NULL;
@@ -99,7 +136,9 @@ main (int argc, char **argv)
 
   ttg_log_set_verbose (verbose);
 
-  if (!ttg_config_load (config_file, dropin_dir, &policy, &error))
+  state_path = state_file_path ();
+  state = ttg_state_new (state_path);
+  if (!load_policy (config_file, dropin_dir, check_config ? NULL : state, &policy, &error))
     {
       if (check_config)
         {
@@ -149,7 +188,15 @@ main (int argc, char **argv)
       return 1;
     }
 
-  Daemon d = { .manager = manager, .config_file = config_file, .dropin_dir = dropin_dir };
+  api = ttg_api_new (bus, manager, state, &error);
+  if (!api)
+    {
+      ttg_log_err ("daemon", "Failed to start the D-Bus API: %s", error->message);
+      return 1;
+    }
+
+  Daemon d = { .manager = manager, .api = api, .state = state,
+               .config_file = config_file, .dropin_dir = dropin_dir };
   (void) sd_event_add_signal (event, NULL, SIGTERM, on_exit_signal, NULL);
   (void) sd_event_add_signal (event, NULL, SIGINT, on_exit_signal, NULL);
   (void) sd_event_add_signal (event, NULL, SIGHUP, on_sighup, &d);

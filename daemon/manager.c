@@ -81,6 +81,9 @@ struct TtgManager {
   gboolean cpu_usable;
   const char *cpu_why;
   guint64 placements;
+
+  TtgManagerListener listener;
+  gpointer listener_data;
 };
 
 static void schedule_rescan (TtgManager *m, guint64 delay_usec);
@@ -138,6 +141,8 @@ apply_session_weights (TtgManager *m)
                       ttg_model_session_weight_reason (&m->policy, s));
       ttg_placer_set_weight (m->placer, scope, want);
       g_hash_table_insert (m->session_weights, g_strdup (s->id), g_memdup2 (&want, sizeof want));
+      if (m->listener.group_changed)
+        m->listener.group_changed (scope, want == TTG_WEIGHT_UNSET ? 0 : want, m->listener_data);
     }
 
   /* Forget sessions that are gone. */
@@ -297,6 +302,11 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
                     g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
                     (now_usec () - g->started_usec) / 1000.0);
       notify_status (m);
+      if (m->listener.group_added)
+        {
+          g_autofree char *tty = g_strdup_printf ("pts/%u", g->pts);
+          m->listener.group_added (g->unit, g->session_id, tty, m->listener_data);
+        }
       return;
     }
 
@@ -334,6 +344,8 @@ on_unit_removed (const char *unit, gpointer user_data)
   ttg_log_debug ("group", "%s is gone (%s)", unit, group_state_to_string (g->state));
   g_hash_table_remove (m->groups, unit);
   notify_status (m);
+  if (m->listener.group_removed)
+    m->listener.group_removed (unit, m->listener_data);
 }
 
 /* Looks at one process: does it lead a pty that needs a group? */
@@ -487,6 +499,8 @@ reconcile (TtgManager *m)
               ttg_log_info ("group", "%s: CPUWeight=%" G_GUINT64_FORMAT, g->unit, want);
               ttg_placer_set_weight (m->placer, g->unit, want);
               g->weight = want;
+              if (m->listener.group_changed)
+                m->listener.group_changed (g->unit, want, m->listener_data);
             }
         }
     }
@@ -718,4 +732,185 @@ ttg_manager_status_line (TtgManager *m)
   return g_strdup_printf ("%u session(s), %u terminal group(s), %" G_GUINT64_FORMAT " placement(s), %" G_GUINT64_FORMAT " process event(s)",
                           g_hash_table_size (m->sessions), active, m->placements,
                           m->procmon ? ttg_procmon_get_event_count (m->procmon) : 0);
+}
+
+void
+ttg_manager_set_listener (TtgManager *m, const TtgManagerListener *listener, gpointer user_data)
+{
+  m->listener = *listener;
+  m->listener_data = user_data;
+}
+
+void
+ttg_group_info_free (TtgGroupInfo *info)
+{
+  if (!info)
+    return;
+  g_free (info->unit);
+  g_free (info->session_id);
+  g_free (info->tty);
+  g_free (info->description);
+  g_free (info);
+}
+
+GPtrArray *
+ttg_manager_list_groups (TtgManager *m)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ttg_group_info_free);
+  g_autoptr(GList) ids = g_hash_table_get_keys (m->sessions);
+  g_autoptr(GList) units = g_hash_table_get_keys (m->groups);
+
+  ids = g_list_sort (ids, (GCompareFunc) g_strcmp0);
+  for (GList *l = ids; l; l = l->next)
+    {
+      TtgSession *s = g_hash_table_lookup (m->sessions, l->data);
+      TtgGroupInfo *info = g_new0 (TtgGroupInfo, 1);
+      guint64 w = ttg_model_session_weight (&m->policy, s);
+
+      info->unit = ttg_session_scope_name (s->id);
+      info->session_id = g_strdup (s->id);
+      info->uid = s->uid;
+      info->kind = "session";
+      info->tty = g_strdup (s->tty ? s->tty : "");
+      info->weight = w == TTG_WEIGHT_UNSET ? 0 : w;
+      info->description = g_strdup_printf ("Session %s of uid %u: %s", s->id, (unsigned) s->uid,
+                                           ttg_model_session_weight_reason (&m->policy, s));
+      g_ptr_array_add (out, info);
+    }
+
+  units = g_list_sort (units, (GCompareFunc) g_strcmp0);
+  for (GList *l = units; l; l = l->next)
+    {
+      Group *g = g_hash_table_lookup (m->groups, l->data);
+      TtgSession *s = g_hash_table_lookup (m->sessions, g->session_id);
+      TtgGroupInfo *info;
+
+      if (g->state != GROUP_ACTIVE)
+        continue;
+      info = g_new0 (TtgGroupInfo, 1);
+      info->unit = g_strdup (g->unit);
+      info->session_id = g_strdup (g->session_id);
+      info->uid = s ? s->uid : (uid_t) -1;
+      info->kind = "terminal";
+      info->tty = g_strdup_printf ("pts/%u", g->pts);
+      info->leader = g->leader;
+      info->weight = g->weight == TTG_WEIGHT_UNSET ? 0 : g->weight;
+      info->description = ttg_pty_unit_description (g->pts, g->session_id, g->comm);
+      g_ptr_array_add (out, info);
+    }
+  return out;
+}
+
+void
+ttg_pid_info_clear (TtgPidInfo *info)
+{
+  g_clear_pointer (&info->unit, g_free);
+  g_clear_pointer (&info->cgroup, g_free);
+  g_clear_pointer (&info->session_id, g_free);
+  g_clear_pointer (&info->tty, g_free);
+  g_clear_pointer (&info->rule, g_free);
+}
+
+gboolean
+ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **error)
+{
+  char path[64];
+  g_autofree char *stat_text = NULL;
+  g_autofree char *cg_text = NULL;
+  g_autofree char *session_id = NULL;
+  TtgProcStat st;
+  TtgSession *s = NULL;
+  guint pts = 0;
+  gboolean has_pts;
+  pid_t leader;
+
+  memset (out, 0, sizeof *out);
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  stat_text = pid > 0 ? ttg_read_file (path, NULL) : NULL;
+  g_snprintf (path, sizeof path, "/proc/%d/cgroup", (int) pid);
+  cg_text = pid > 0 ? ttg_read_file (path, NULL) : NULL;
+  if (!stat_text || !cg_text || !ttg_proc_stat_parse (stat_text, &st, NULL))
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_NO_SUCH_PROCESS, "No process with pid %d", (int) pid);
+      return FALSE;
+    }
+
+  has_pts = ttg_tty_nr_is_pts (st.tty_nr, &pts);
+  out->cgroup = ttg_cgroup_v2_path_parse (cg_text);
+  if (!out->cgroup)
+    out->cgroup = g_strdup ("");
+  out->unit = ttg_cgroup_path_unit (out->cgroup);
+  if (!out->unit)
+    out->unit = g_strdup ("");
+  out->tty = has_pts ? g_strdup_printf ("pts/%u", pts) : g_strdup ("");
+
+  if (ttg_pty_unit_name_parse (out->unit, &session_id, &leader))
+    {
+      Group *g = g_hash_table_lookup (m->groups, out->unit);
+
+      out->kind = "terminal";
+      out->weight = g && g->weight != TTG_WEIGHT_UNSET ? g->weight : 0;
+      out->rule = g_strdup_printf ("Its terminal (kernel session %d) is a terminal of session %s, "
+                                   "the user's display session: each such terminal has a group of its own "
+                                   "(TerminalWeight)", (int) leader, session_id);
+      out->session_id = g_steal_pointer (&session_id);
+      return TRUE;
+    }
+
+  session_id = ttg_cgroup_path_session_id (out->cgroup);
+  if (!session_id)
+    {
+      out->kind = "none";
+      out->session_id = g_strdup ("");
+      out->rule = g_strdup ("It is not in a logind session (a system service or a user manager): "
+                            "ttygroup does not place it");
+      return TRUE;
+    }
+
+  s = g_hash_table_lookup (m->sessions, session_id);
+  out->kind = "session";
+  {
+    guint64 w = s ? ttg_model_session_weight (&m->policy, s) : TTG_WEIGHT_UNSET;
+    out->weight = w == TTG_WEIGHT_UNSET ? 0 : w;
+  }
+  if (!m->policy.enabled)
+    out->rule = g_strdup ("Grouping is disabled by the policy (Enabled=false)");
+  else if (!s)
+    out->rule = g_strdup_printf ("Session %s is not known to logind any more", session_id);
+  else if (!has_pts)
+    out->rule = g_strdup_printf ("It has no pty: it belongs to session %s as a whole (%s)", session_id,
+                                 ttg_model_session_weight_reason (&m->policy, s));
+  else if (!ttg_model_session_splits_terminals (&m->policy, s))
+    out->rule = g_strdup_printf ("Session %s does not split its terminals (%s): it is grouped as a whole",
+                                 session_id,
+                                 !m->policy.group_terminals ? "GroupTerminals=false"
+                                 : !s->is_display ? "it is not the user's display session, and moving its processes out would change what polkit lets them do"
+                                 : "not a user session");
+  else if (ttg_model_pty_is_session_tty (s, pts))
+    out->rule = g_strdup_printf ("pts/%u is the login terminal of session %s: it stays in the session scope",
+                                 pts, session_id);
+  else
+    out->rule = g_strdup_printf ("pts/%u of session %s is about to get a group of its own", pts, session_id);
+  out->session_id = g_steal_pointer (&session_id);
+  return TRUE;
+}
+
+guint
+ttg_manager_count_sessions (TtgManager *m)
+{
+  return g_hash_table_size (m->sessions);
+}
+
+guint
+ttg_manager_count_groups (TtgManager *m)
+{
+  GHashTableIter it;
+  Group *g;
+  guint n = 0;
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    if (g->state == GROUP_ACTIVE)
+      n++;
+  return n;
 }

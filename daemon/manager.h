@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
@@ -28,6 +29,53 @@ const TtgPolicy *ttg_manager_get_policy (TtgManager *m);
 
 /* Whether CPU weights can work on this machine, and why not; static strings. */
 gboolean ttg_manager_cpu_usable (TtgManager *m, const char **why);
+
+/* Who wants to hear about changes (the D-Bus API). Any member may be NULL. */
+typedef struct {
+  void (*group_added) (const char *unit, const char *session_id, const char *tty, gpointer user_data);
+  void (*group_removed) (const char *unit, gpointer user_data);
+  void (*group_changed) (const char *unit, guint64 weight, gpointer user_data);
+} TtgManagerListener;
+
+void ttg_manager_set_listener (TtgManager *m, const TtgManagerListener *listener, gpointer user_data);
+
+/* One group as the API shows it. */
+typedef struct {
+  char *unit;
+  char *session_id;
+  uid_t uid;
+  const char *kind; /* "session" or "terminal" */
+  char *tty;        /* "pts/3", "tty5" or "" */
+  pid_t leader;     /* terminal groups; 0 for sessions */
+  guint64 weight;   /* 0: none set by the service */
+  char *description;
+} TtgGroupInfo;
+
+void ttg_group_info_free (TtgGroupInfo *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgGroupInfo, ttg_group_info_free)
+
+/* Every session and every active terminal group (TtgGroupInfo, owned). */
+GPtrArray *ttg_manager_list_groups (TtgManager *m);
+
+/* Where a process is and why. Strings owned by the caller. */
+typedef struct {
+  char *unit;
+  char *cgroup;
+  char *session_id; /* "" if none */
+  const char *kind; /* "terminal", "session" or "none" */
+  char *tty;
+  guint64 weight;
+  char *rule;       /* a sentence */
+} TtgPidInfo;
+
+void ttg_pid_info_clear (TtgPidInfo *info);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtgPidInfo, ttg_pid_info_clear)
+
+/* FALSE when the process does not exist (TTG_ERROR_NO_SUCH_PROCESS). */
+gboolean ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **error);
+
+guint ttg_manager_count_sessions (TtgManager *m);
+guint ttg_manager_count_groups (TtgManager *m);
 
 /* One line for `systemctl status`. */
 char *ttg_manager_status_line (TtgManager *m);

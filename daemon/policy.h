@@ -17,6 +17,7 @@ GQuark ttg_error_quark (void);
 typedef enum {
   TTG_ERROR_INVALID_POLICY, /* a key is unknown, of the wrong type, or out of range */
   TTG_ERROR_FAILED,
+  TTG_ERROR_NO_SUCH_PROCESS,
 } TtgError;
 
 /* The system policy. Every field has a key of the same meaning in the

@@ -6,6 +6,13 @@ set -eu
 
 REBOOT=org.freedesktop.login1.reboot   # allow_any/inactive: auth_admin_keep, allow_active: yes
 
+# These checks are about the test bed, i.e. what sd-login/polkit see WITHOUT
+# ttygroupd (which deliberately moves pty sessions out of session scopes).
+if systemctl is-active -q ttygroupd.service 2>/dev/null; then
+    echo "(stopping ttygroupd.service: the test bed is checked without it)"
+    systemctl stop ttygroupd.service
+fi
+
 testcase_systemd_is_pid1() {
     assert_eq "$(ps -p 1 -o comm=)" systemd
     assert_eq "$(readlink /proc/1/exe)" /usr/lib/systemd/systemd

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* org.ttygroup1.Manager on the system bus: the contract is dbus/org.ttygroup1.xml. */
+#include "build-config.h"
+
+#include "api.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "auth.h"
+#include "util.h"
+
+#define API_PATH "/org/ttygroup1"
+#define API_IFACE "org.ttygroup1.Manager"
+#define ERROR_INVALID_POLICY "org.ttygroup1.Error.InvalidPolicy"
+#define ERROR_NO_SUCH_PROCESS "org.ttygroup1.Error.NoSuchProcess"
+#define ERROR_FAILED "org.ttygroup1.Error.Failed"
+#define ACTION_SET_POLICY "org.ttygroup1.set-policy"
+
+/* Keys longer than this are never valid; do not echo megabytes back. */
+#define KEY_ECHO_MAX 64
+
+struct TtgApi {
+  sd_bus *bus;
+  TtgManager *manager;
+  TtgState *state;
+  sd_bus_slot *vtable_slot;
+};
+
+/* A validated SetPolicy request, waiting for polkit. */
+typedef struct {
+  TtgApi *api;
+  TtgPolicy policy;
+  GPtrArray *keys;
+} PendingSet;
+
+static void
+pending_set_free (PendingSet *p)
+{
+  g_ptr_array_unref (p->keys);
+  g_free (p);
+}
+
+static char *
+printable_key (const char *key)
+{
+  g_autofree char *valid = g_utf8_make_valid (key, -1);
+
+  if (g_utf8_strlen (valid, -1) > KEY_ECHO_MAX)
+    {
+      g_autofree char *cut = g_utf8_substring (valid, 0, KEY_ECHO_MAX);
+      return g_strdup_printf ("%s...", cut);
+    }
+  return g_steal_pointer (&valid);
+}
+
+static int
+append_policy (sd_bus_message *reply, const TtgPolicy *p)
+{
+  int r;
+
+  r = sd_bus_message_open_container (reply, 'a', "{sv}");
+  if (r < 0)
+    return r;
+  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}{sv}{sv}{sv}",
+                             "Enabled", "b", p->enabled,
+                             "GroupTerminals", "b", p->group_terminals,
+                             "ManageGreeter", "b", p->manage_greeter,
+                             "ActiveSessionWeight", "t", p->active_session_weight,
+                             "SessionWeight", "t", p->session_weight,
+                             "RemoteSessionWeight", "t", p->remote_session_weight,
+                             "TerminalWeight", "t", p->terminal_weight);
+  if (r < 0)
+    return r;
+  return sd_bus_message_close_container (reply);
+}
+
+static int
+property_get_version (sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  return sd_bus_message_append (reply, "s", PACKAGE_VERSION);
+}
+
+static int
+property_get_enabled (sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+
+  return sd_bus_message_append (reply, "b", ttg_manager_get_policy (api->manager)->enabled);
+}
+
+static int
+property_get_policy (sd_bus *bus, const char *path, const char *interface, const char *property,
+                     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+
+  return append_policy (reply, ttg_manager_get_policy (api->manager));
+}
+
+static int
+property_get_status (sd_bus *bus, const char *path, const char *interface, const char *property,
+                     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  const char *why = NULL;
+  gboolean usable = ttg_manager_cpu_usable (api->manager, &why);
+  int r;
+
+  r = sd_bus_message_open_container (reply, 'a', "{sv}");
+  if (r < 0)
+    return r;
+  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}",
+                             "CpuWeightsUsable", "b", usable,
+                             "Reason", "s", why ? why : "",
+                             "Sessions", "u", ttg_manager_count_sessions (api->manager),
+                             "Groups", "u", ttg_manager_count_groups (api->manager));
+  if (r < 0)
+    return r;
+  return sd_bus_message_close_container (reply);
+}
+
+/* Reads the a{sv} into a copy of the current policy; every problem is an
+ * InvalidPolicy error that names the key. */
+static int
+parse_changes (TtgApi *api, sd_bus_message *m, TtgPolicy *out, GPtrArray *keys, sd_bus_error *error)
+{
+  TtgPolicy p = *ttg_manager_get_policy (api->manager);
+  int r;
+
+  r = sd_bus_message_enter_container (m, 'a', "{sv}");
+  if (r < 0)
+    return r;
+
+  while ((r = sd_bus_message_enter_container (m, 'e', "sv")) > 0)
+    {
+      g_autoptr(GError) local = NULL;
+      const TtgPolicyKeyInfo *info;
+      const char *key, *contents;
+      char type;
+      gboolean ok;
+
+      r = sd_bus_message_read (m, "s", &key);
+      if (r < 0)
+        return r;
+      info = ttg_policy_key_lookup (key);
+      if (!info)
+        {
+          g_autofree char *shown = printable_key (key);
+          return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Unknown key \"%s\"", shown);
+        }
+      for (guint i = 0; i < keys->len; i++)
+        if (g_str_equal (keys->pdata[i], key))
+          return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Key \"%s\" given twice", key);
+
+      r = sd_bus_message_peek_type (m, &type, &contents);
+      if (r < 0)
+        return r;
+      if (info->type == TTG_POLICY_TYPE_BOOLEAN)
+        {
+          int v;
+
+          if (!g_str_equal (contents, "b"))
+            return sd_bus_error_setf (error, ERROR_INVALID_POLICY,
+                                      "Key \"%s\": expected a boolean (b), got \"%s\"", key, contents);
+          r = sd_bus_message_read (m, "v", "b", &v);
+          if (r < 0)
+            return r;
+          ok = ttg_policy_set_boolean (&p, key, v, &local);
+        }
+      else
+        {
+          uint64_t v;
+
+          if (!g_str_equal (contents, "t"))
+            return sd_bus_error_setf (error, ERROR_INVALID_POLICY,
+                                      "Key \"%s\": expected a weight (t), got \"%s\"", key, contents);
+          r = sd_bus_message_read (m, "v", "t", &v);
+          if (r < 0)
+            return r;
+          ok = ttg_policy_set_weight (&p, key, v, &local);
+        }
+      if (!ok)
+        return sd_bus_error_set (error, ERROR_INVALID_POLICY, local->message);
+      g_ptr_array_add (keys, g_strdup (key));
+
+      r = sd_bus_message_exit_container (m);
+      if (r < 0)
+        return r;
+    }
+  if (r < 0)
+    return r;
+  r = sd_bus_message_exit_container (m);
+  if (r < 0)
+    return r;
+
+  if (keys->len == 0)
+    return sd_bus_error_set (error, ERROR_INVALID_POLICY, "No keys given: the dictionary is empty");
+
+  *out = p;
+  return 0;
+}
+
+static void
+on_set_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bus_error *auth_error,
+                          gpointer user_data)
+{
+  PendingSet *p = user_data;
+  TtgApi *api = p->api;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *who = NULL;
+  uid_t uid = (uid_t) -1;
+  sd_bus_creds *creds = NULL;
+
+  if (sd_bus_query_sender_creds (call, SD_BUS_CREDS_EUID, &creds) >= 0)
+    {
+      (void) sd_bus_creds_get_euid (creds, &uid);
+      sd_bus_creds_unref (creds);
+    }
+  who = g_strdup_printf ("%s (uid %d)", sd_bus_message_get_sender (call), (int) uid);
+
+  if (!authorized)
+    {
+      ttg_log_notice ("api", "SetPolicy from %s refused: %s", who, auth_error->message);
+      (void) sd_bus_reply_method_error (call, auth_error);
+      pending_set_free (p);
+      return;
+    }
+
+  g_ptr_array_add (p->keys, NULL);
+  if (!ttg_state_save_keys (api->state, &p->policy, (const char *const *) p->keys->pdata, &error))
+    {
+      ttg_log_err ("api", "SetPolicy from %s not applied, the policy could not be saved: %s", who, error->message);
+      (void) sd_bus_reply_method_errorf (call, ERROR_FAILED, "The policy could not be saved: %s", error->message);
+      pending_set_free (p);
+      return;
+    }
+
+  ttg_log_info ("api", "SetPolicy from %s", who);
+  ttg_manager_set_policy (api->manager, &p->policy);
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", "Status", NULL);
+  (void) sd_bus_reply_method_return (call, NULL);
+  pending_set_free (p);
+}
+
+static int
+method_set_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  PendingSet *p = g_new0 (PendingSet, 1);
+  int r;
+
+  p->api = api;
+  p->keys = g_ptr_array_new_with_free_func (g_free);
+  /* Validate before asking: bad input gets its named error from anyone. */
+  r = parse_changes (api, m, &p->policy, p->keys, error);
+  if (r < 0 || sd_bus_error_is_set (error))
+    {
+      pending_set_free (p);
+      if (!sd_bus_error_is_set (error))
+        return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Malformed policy dictionary: %s",
+                                  g_strerror (-r));
+      return r;
+    }
+
+  r = ttg_auth_check (api->bus, m, ACTION_SET_POLICY, on_set_policy_authorized, p);
+  if (r < 0)
+    {
+      pending_set_free (p);
+      return sd_bus_error_setf (error, SD_BUS_ERROR_ACCESS_DENIED, "Could not ask polkit: %s", g_strerror (-r));
+    }
+  return 1; /* the reply comes when polkit has answered */
+}
+
+static int
+method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) groups = ttg_manager_list_groups (api->manager);
+  g_autoptr(sd_bus_message) reply = NULL;
+  int r;
+
+  r = sd_bus_message_new_method_return (m, &reply);
+  if (r < 0)
+    return r;
+  r = sd_bus_message_open_container (reply, 'a', "(ssussuts)");
+  if (r < 0)
+    return r;
+  for (guint i = 0; i < groups->len; i++)
+    {
+      TtgGroupInfo *g = groups->pdata[i];
+
+      r = sd_bus_message_append (reply, "(ssussuts)", g->unit, g->session_id, (uint32_t) g->uid,
+                                 g->kind, g->tty, (uint32_t) g->leader, g->weight, g->description);
+      if (r < 0)
+        return r;
+    }
+  r = sd_bus_message_close_container (reply);
+  if (r < 0)
+    return r;
+  return sd_bus_send (NULL, reply, NULL);
+}
+
+static int
+method_get_group_for_pid (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(sd_bus_message) reply = NULL;
+  g_autoptr(GError) local = NULL;
+  g_auto(TtgPidInfo) info = { 0 };
+  uint32_t pid;
+  int r;
+
+  r = sd_bus_message_read (m, "u", &pid);
+  if (r < 0)
+    return r;
+  if (pid == 0 || pid > G_MAXINT32 || !ttg_manager_explain_pid (api->manager, (pid_t) pid, &info, &local))
+    return sd_bus_error_setf (error, ERROR_NO_SUCH_PROCESS, "No process with pid %u", pid);
+
+  r = sd_bus_message_new_method_return (m, &reply);
+  if (r < 0)
+    return r;
+  r = sd_bus_message_open_container (reply, 'a', "{sv}");
+  if (r < 0)
+    return r;
+  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}{sv}{sv}{sv}",
+                             "Unit", "s", info.unit,
+                             "ControlGroup", "s", info.cgroup,
+                             "Session", "s", info.session_id,
+                             "Kind", "s", info.kind,
+                             "Tty", "s", info.tty,
+                             "Weight", "t", info.weight,
+                             "Rule", "s", info.rule);
+  if (r < 0)
+    return r;
+  r = sd_bus_message_close_container (reply);
+  if (r < 0)
+    return r;
+  return sd_bus_send (NULL, reply, NULL);
+}
+
+static const sd_bus_vtable manager_vtable[] = {
+  SD_BUS_VTABLE_START (0),
+  SD_BUS_PROPERTY ("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+  SD_BUS_PROPERTY ("Enabled", "b", property_get_enabled, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_PROPERTY ("Policy", "a{sv}", property_get_policy, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_METHOD_WITH_ARGS ("SetPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
+                           method_set_policy, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_METHOD_WITH_ARGS ("ListGroups", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussuts)", groups),
+                           method_list_groups, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_METHOD_WITH_ARGS ("GetGroupForPid", SD_BUS_ARGS ("u", pid), SD_BUS_RESULT ("a{sv}", group),
+                           method_get_group_for_pid, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_SIGNAL_WITH_ARGS ("GroupAdded", SD_BUS_ARGS ("s", unit, "s", session, "s", tty), 0),
+  SD_BUS_SIGNAL_WITH_ARGS ("GroupRemoved", SD_BUS_ARGS ("s", unit), 0),
+  SD_BUS_SIGNAL_WITH_ARGS ("GroupChanged", SD_BUS_ARGS ("s", unit, "t", weight), 0),
+  SD_BUS_VTABLE_END
+};
+
+static void
+on_group_added (const char *unit, const char *session_id, const char *tty, gpointer user_data)
+{
+  TtgApi *api = user_data;
+
+  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupAdded", "sss", unit, session_id, tty);
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Status", NULL);
+}
+
+static void
+on_group_removed (const char *unit, gpointer user_data)
+{
+  TtgApi *api = user_data;
+
+  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupRemoved", "s", unit);
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Status", NULL);
+}
+
+static void
+on_group_changed (const char *unit, guint64 weight, gpointer user_data)
+{
+  TtgApi *api = user_data;
+
+  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupChanged", "st", unit, (uint64_t) weight);
+}
+
+static const TtgManagerListener api_listener = {
+  .group_added = on_group_added,
+  .group_removed = on_group_removed,
+  .group_changed = on_group_changed,
+};
+
+TtgApi *
+ttg_api_new (sd_bus *bus, TtgManager *manager, TtgState *state, GError **error)
+{
+  g_autoptr(TtgApi) api = g_new0 (TtgApi, 1);
+  int r;
+
+  api->bus = sd_bus_ref (bus);
+  api->manager = manager;
+  api->state = state;
+
+  r = sd_bus_add_object_vtable (bus, &api->vtable_slot, API_PATH, API_IFACE, manager_vtable, api);
+  if (r < 0)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to publish %s: %s", API_PATH, g_strerror (-r));
+      return NULL;
+    }
+  ttg_manager_set_listener (manager, &api_listener, api);
+
+  r = sd_bus_request_name (bus, TTG_BUS_NAME, 0);
+  if (r < 0)
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to own the bus name %s: %s",
+                   TTG_BUS_NAME, g_strerror (-r));
+      return NULL;
+    }
+  return g_steal_pointer (&api);
+}
+
+void
+ttg_api_free (TtgApi *api)
+{
+  if (!api)
+    return;
+  sd_bus_slot_unref (api->vtable_slot);
+  sd_bus_unref (api->bus);
+  g_free (api);
+}
+
+void
+ttg_api_policy_changed (TtgApi *api)
+{
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", "Status", NULL);
+}
