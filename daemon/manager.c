@@ -716,21 +716,12 @@ ttg_manager_cpu_usable (TtgManager *m, const char **why)
 char *
 ttg_manager_status_line (TtgManager *m)
 {
-  guint active = 0;
-  GHashTableIter it;
-  Group *g;
-
-  g_hash_table_iter_init (&it, m->groups);
-  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
-    if (g->state == GROUP_ACTIVE)
-      active++;
-
   if (!m->cpu_usable)
     return g_strdup_printf ("CPU weights unusable: %s", m->cpu_why);
   if (!m->policy.enabled)
     return g_strdup ("Grouping disabled by policy");
   return g_strdup_printf ("%u session(s), %u terminal group(s), %" G_GUINT64_FORMAT " placement(s), %" G_GUINT64_FORMAT " process event(s)",
-                          g_hash_table_size (m->sessions), active, m->placements,
+                          ttg_manager_count_sessions (m), ttg_manager_count_groups (m), m->placements,
                           m->procmon ? ttg_procmon_get_event_count (m->procmon) : 0);
 }
 

@@ -176,8 +176,13 @@ ttg_placer_start_scope (TtgPlacer *p, const char *unit, const char *description,
                              "Slice", "s", slice,
                              "CollectMode", "s", "inactive-or-failed",
                              /* Delegated, so that AttachProcessesToUnit may move
-                              * late children in after the start. */
-                             "Delegate", "b", 1);
+                              * late children in after the start; only the cpu
+                              * controller: with cpuset enabled on the path, every
+                              * move would reset the processes' CPU affinity
+                              * (taskset) on kernels before 6.2. "Delegate"=true
+                              * would mean all controllers, and systemd adds to
+                              * that list rather than replacing it. */
+                             "DelegateControllers", "as", 1, "cpu");
   if (r < 0)
     return r;
   /* PartOf, not BindsTo: an explicit stop of the session (logind's

@@ -9,12 +9,16 @@ SECONDS_PER_RUN=${TTG_LOAD_SECONDS:-8}
 
 
 testcase_probe_share_with_and_without() {
-    local hogs with without
+    local hogs with without h
     ttg_policy_reset
     S=$(ttg_open_pty_session alice)
     hogs=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
     wait_until 10 ttg_grouped "$hogs"
     wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+    for h in $(pgrep -u alice -x -f 'cpuprobe --hog'); do
+        wait_until 10 ttg_grouped "$h"
+        assert_eq "$(sed -n 's/^Cpus_allowed_list:\t*//p' "/proc/$h/status")" 0 "affinity of hog $h"
+    done
     # terminal B, the same logind session: the probe in a terminal of its own
     with=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
     echo "with ttygroup:    $with"
@@ -22,6 +26,10 @@ testcase_probe_share_with_and_without() {
     wait_until 10 test "$(ttg_group_count)" = 0
     without=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
     echo "without ttygroup: $without"
+    # no user-visible change: the hogs keep the affinity they were started with
+    for h in $(pgrep -u alice -x -f 'cpuprobe --hog'); do
+        assert_eq "$(sed -n 's/^Cpus_allowed_list:\t*//p' "/proc/$h/status")" 0 "affinity of hog $h"
+    done
     with=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$with")
     without=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$without")
     echo "RESULT probe CPU share next to 10 hogs on one CPU: with ttygroup ${with}, without ${without}"
