@@ -136,6 +136,18 @@ read_session (const char *id)
   s->remote = sd_session_is_remote (id) > 0;
   s->active = sd_session_is_active (id) > 0;
 
+  /* sd-login of systemd 252 has no sd_session_get_leader(); logind keeps
+   * the leader in the session's state file. */
+  {
+    g_autofree char *path = g_strconcat ("/run/systemd/sessions/", id, NULL);
+    g_autofree char *text = ttg_read_file (path, NULL);
+    g_autofree char *leader = ttg_env_text_get (text, "LEADER");
+    guint64 pid;
+
+    if (leader && g_ascii_string_to_unsigned (leader, 10, 1, G_MAXINT32, &pid, NULL))
+      s->leader = (pid_t) pid;
+  }
+
   if (sd_uid_get_display (s->uid, &v) >= 0)
     {
       s->is_display = g_strcmp0 (v, id) == 0;

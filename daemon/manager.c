@@ -348,6 +348,30 @@ on_unit_removed (const char *unit, gpointer user_data)
     m->listener.group_removed (unit, m->listener_data);
 }
 
+static gboolean
+read_stat (pid_t pid, TtgProcStat *st)
+{
+  char path[64];
+  g_autofree char *text = NULL;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  text = ttg_read_file (path, NULL);
+  return text && ttg_proc_stat_parse (text, st, NULL);
+}
+
+/* st's parent, grandparent, ... up to max of them (fewer at pid 1 or when
+ * one is gone). */
+static guint
+read_ancestors (const TtgProcStat *st, TtgProcStat *up, guint max)
+{
+  pid_t next = st->ppid;
+  guint n = 0;
+
+  while (n < max && next > 1 && read_stat (next, &up[n]))
+    next = up[n++].ppid;
+  return n;
+}
+
 /* Looks at one process: does it lead a pty that needs a group? */
 static void
 consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
@@ -399,8 +423,13 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
 
   if (!ttg_model_process_starts_group (&m->policy, &st, TRUE, s, &pts))
     return;
-  if (ttg_model_pty_is_session_tty (s, pts))
-    return; /* the login's own terminal is the session itself */
+  {
+    TtgProcStat up[4];
+    guint n = read_ancestors (&st, up, G_N_ELEMENTS (up));
+
+    if (ttg_model_is_login_terminal (s, &st, pts, up, n))
+      return; /* the login's own terminal is the session itself */
+  }
 
   start_group (m, s, &st, pts, cgroup);
 }
@@ -814,6 +843,8 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
   guint pts = 0;
   gboolean has_pts;
   pid_t leader;
+  TtgProcStat up[4];
+  guint n_up;
 
   memset (out, 0, sizeof *out);
   g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
@@ -827,6 +858,7 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
     }
 
   has_pts = ttg_tty_nr_is_pts (st.tty_nr, &pts);
+  n_up = read_ancestors (&st, up, G_N_ELEMENTS (up));
   out->cgroup = ttg_cgroup_v2_path_parse (cg_text);
   if (!out->cgroup)
     out->cgroup = g_strdup ("");
@@ -877,7 +909,7 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
                                  !m->policy.group_terminals ? "GroupTerminals=false"
                                  : !s->is_display ? "it is not the user's display session, and moving its processes out would change what polkit lets them do"
                                  : "not a user session");
-  else if (ttg_model_pty_is_session_tty (s, pts))
+  else if (ttg_model_is_login_terminal (s, &st, pts, up, n_up))
     out->rule = g_strdup_printf ("pts/%u is the login terminal of session %s: it stays in the session scope",
                                  pts, session_id);
   else

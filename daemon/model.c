@@ -333,3 +333,41 @@ ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index)
     return FALSE;
   return n == pts_index;
 }
+
+gboolean
+ttg_model_is_login_terminal (const TtgSession *s, const TtgProcStat *st, guint pts_index,
+                             const TtgProcStat *ancestors, guint n_ancestors)
+{
+  if (!s || !st)
+    return FALSE;
+  if (ttg_model_pty_is_session_tty (s, pts_index))
+    return TRUE;
+  if (s->leader <= 0)
+    return FALSE;
+  if (st->pid == s->leader)
+    return TRUE;
+  for (guint i = 0; i < n_ancestors; i++)
+    {
+      if (ancestors[i].pid == s->leader)
+        return TRUE;
+      if (ancestors[i].tty_nr != 0)
+        return FALSE; /* opened from a terminal: a terminal inside the session */
+    }
+  return FALSE;
+}
+
+char *
+ttg_env_text_get (const char *text, const char *key)
+{
+  g_auto(GStrv) lines = NULL;
+  gsize klen;
+
+  if (!text || !key || !*key)
+    return NULL;
+  klen = strlen (key);
+  lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    if (strncmp (*l, key, klen) == 0 && (*l)[klen] == '=')
+      return g_strdup (*l + klen + 1);
+  return NULL;
+}

@@ -21,6 +21,7 @@ typedef struct {
   gboolean remote;
   gboolean active;     /* sd_session_is_active */
   gboolean is_display; /* this session is sd_uid_get_display(uid) */
+  pid_t leader;        /* the process logind registered the session for; 0 if unknown */
 } TtgSession;
 
 TtgSession *ttg_session_new (const char *id);
@@ -61,6 +62,22 @@ gboolean ttg_model_process_starts_group (const TtgPolicy *p, const TtgProcStat *
  * "pts/<pts_index>"): that terminal is the session itself and stays in the
  * session scope; only further ptys opened inside the session are split. */
 gboolean ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index);
+
+/* TRUE when the process st on pts/<pts_index> is the session's own login
+ * terminal, which stays in the session scope (it is the session itself):
+ * its pty is the session's TTY, or it is the session's leader (login(1) on
+ * the pty), or it descends from the leader through processes without a
+ * terminal (sshd: the leader is the privileged monitor, the shell's parent
+ * its unprivileged child; logind's TTY of an ssh session is not the pty).
+ * ancestors: st's parent, grandparent, ... as far as known (n of them). A
+ * terminal opened inside the session (script, tmux) has an ancestor with a
+ * terminal, or none leading to the leader. */
+gboolean ttg_model_is_login_terminal (const TtgSession *s, const TtgProcStat *st, guint pts_index,
+                                      const TtgProcStat *ancestors, guint n_ancestors);
+
+/* The value of KEY in an environment-style file ("KEY=value" lines, as
+ * logind's /run/systemd/sessions/<id>), newly allocated, or NULL. */
+char *ttg_env_text_get (const char *text, const char *key);
 
 /* A pty group's unit: "ttygroup-pty-<session>-<leaderpid>.scope". Deterministic
  * so a restarted service finds and never duplicates it. NULL if the session id

@@ -80,6 +80,9 @@ testcase_ssh_and_vt_sessions_grouped() {
     q=$(ttg_new_pty_in_session "$v" 'sleep 600')
     wait_until 10 ttg_grouped "$q"
     assert_in "of session $s " "$(systemctl show -p Description --value "$(ttg_unit_of_pid "$p")")"
+    # the ssh login's own shell is the session itself: it stays in the scope
+    assert_true ttg_in_session_scope "$(ttg_session_shell_pid "$s")"
+    assert_eq "$(ttg_session_of_pid "$(ttg_session_shell_pid "$s")")" "$s"
     assert_in "of session $v " "$(systemctl show -p Description --value "$(ttg_unit_of_pid "$q")")"
 }
 

@@ -577,6 +577,55 @@ test_description (void)
     }
 }
 
+static void
+test_login_terminal (Fixture *fx, gconstpointer user_data)
+{
+  TtgProcStat st = { .pid = 900, .ppid = 899, .session = 900, .tty_nr = (136 << 8) | 5 };
+  /* sshd: shell <- "sshd: alice@pts/5" (no tty) <- "sshd: alice [priv]" (the leader) */
+  TtgProcStat sshd[] = { { .pid = 899, .ppid = 880, .tty_nr = 0 }, { .pid = 880, .ppid = 1, .tty_nr = 0 } };
+  /* script inside the session: leader <- script (on the login pty) <- shell <- login (the leader) */
+  TtgProcStat script[] = { { .pid = 899, .ppid = 850, .tty_nr = (136 << 8) | 0 },
+                           { .pid = 850, .ppid = 840, .tty_nr = (136 << 8) | 0 },
+                           { .pid = 840, .ppid = 1, .tty_nr = (136 << 8) | 0 } };
+  /* a tmux pane: leader <- tmux server (no tty, parent init) */
+  TtgProcStat tmux[] = { { .pid = 899, .ppid = 1, .tty_nr = 0 } };
+
+  set_str (&fx->session->tty, NULL);
+  fx->session->leader = 880;
+  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, G_N_ELEMENTS (sshd)));
+  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, 1)); /* leader not reached */
+  fx->session->leader = 840;
+  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, script, G_N_ELEMENTS (script)));
+  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, tmux, G_N_ELEMENTS (tmux)));
+  /* login(1) on the pty is the leader itself */
+  fx->session->leader = 900;
+  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, NULL, 0));
+  /* leader unknown: only the TTY decides */
+  fx->session->leader = 0;
+  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, G_N_ELEMENTS (sshd)));
+  set_str (&fx->session->tty, "pts/5");
+  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, NULL, 0));
+  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 6, NULL, 0));
+  g_assert_false (ttg_model_is_login_terminal (NULL, &st, 5, NULL, 0));
+}
+
+static void
+test_env_text_get (void)
+{
+  const char *text = "# This is private data. Do not parse.\nUID=1001\nUSER=alice\nLEADER=4242\nLEADERX=1\nTTY=pts/0\n";
+  g_autofree char *leader = ttg_env_text_get (text, "LEADER");
+  g_autofree char *tty = ttg_env_text_get (text, "TTY");
+  g_autofree char *none = ttg_env_text_get (text, "SEAT");
+  g_autofree char *prefix = ttg_env_text_get (text, "LEAD");
+
+  g_assert_cmpstr (leader, ==, "4242");
+  g_assert_cmpstr (tty, ==, "pts/0");
+  g_assert_null (none);
+  g_assert_null (prefix);
+  g_assert_null (ttg_env_text_get (NULL, "LEADER"));
+  g_assert_null (ttg_env_text_get (text, ""));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -588,6 +637,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/unit-name/round-trip", test_unit_name);
   g_test_add_func ("/model/unit-name/near-misses", test_unit_name_near_misses);
   g_test_add_func ("/model/description", test_description);
+  g_test_add_func ("/model/env-text-get", test_env_text_get);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
@@ -613,6 +663,7 @@ main (int argc, char **argv)
   ADD ("/model/starts-group/not-splitting", test_starts_group_not_splitting);
   ADD ("/model/pty-is-session-tty/match", test_pty_is_session_tty);
   ADD ("/model/pty-is-session-tty/no-match", test_pty_is_not_session_tty);
+  ADD ("/model/login-terminal", test_login_terminal);
 
 #undef ADD
 
