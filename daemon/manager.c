@@ -102,6 +102,17 @@ now_usec (void)
   return g_get_monotonic_time ();
 }
 
+static gboolean
+read_stat (pid_t pid, TtgProcStat *st)
+{
+  char path[64];
+  g_autofree char *text = NULL;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  text = ttg_read_file (path, NULL);
+  return text && ttg_proc_stat_parse (text, st, NULL);
+}
+
 static char *
 session_scope_cgroup_sibling (const char *session_cgroup, const char *unit)
 {
@@ -203,11 +214,9 @@ find_stragglers (const Group *g)
   for (guint i = 0; procs && i < procs->len; i++)
     {
       pid_t pid = g_array_index (procs, pid_t, i);
-      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-      g_autofree char *text = ttg_read_file (path, NULL);
       TtgProcStat st;
 
-      if (text && ttg_proc_stat_parse (text, &st, NULL) && st.session == g->leader)
+      if (read_stat (pid, &st) && st.session == g->leader)
         g_array_append_val (out, pid);
     }
   return out;
@@ -348,17 +357,6 @@ on_unit_removed (const char *unit, gpointer user_data)
     m->listener.group_removed (unit, m->listener_data);
 }
 
-static gboolean
-read_stat (pid_t pid, TtgProcStat *st)
-{
-  char path[64];
-  g_autofree char *text = NULL;
-
-  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  text = ttg_read_file (path, NULL);
-  return text && ttg_proc_stat_parse (text, st, NULL);
-}
-
 /* st's parent, grandparent, ... up to max of them (fewer at pid 1 or when
  * one is gone). */
 static guint
@@ -377,7 +375,6 @@ static void
 consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
 {
   char path[64];
-  g_autofree char *stat_text = NULL;
   g_autofree char *cg_text = NULL;
   g_autofree char *cgroup = NULL;
   g_autofree char *session_id = NULL;
@@ -385,9 +382,7 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
   TtgSession *s;
   guint pts;
 
-  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  stat_text = ttg_read_file (path, NULL);
-  if (!stat_text || !ttg_proc_stat_parse (stat_text, &st, NULL))
+  if (!read_stat (pid, &st))
     return;
   /* The common case, cheaply: not a session leader on a pty. */
   if (st.session != pid || !ttg_tty_nr_is_pts (st.tty_nr, &pts))
@@ -617,13 +612,9 @@ adopt_groups (TtgManager *m)
       }
       g->source_cgroup = g_strdup (g->session_cgroup);
       {
-        char path[64];
-        g_autofree char *text = NULL;
         TtgProcStat st;
 
-        g_snprintf (path, sizeof path, "/proc/%d/stat", (int) leader);
-        text = ttg_read_file (path, NULL);
-        if (text && ttg_proc_stat_parse (text, &st, NULL))
+        if (read_stat (leader, &st))
           {
             g->comm = g_strdup (st.comm);
             (void) ttg_tty_nr_is_pts (st.tty_nr, &g->pts);
