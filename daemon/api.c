@@ -240,7 +240,7 @@ on_set_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bu
 
   ttg_log_info ("api", "SetPolicy from %s", who);
   ttg_manager_set_policy (api->manager, &p->policy);
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", "Status", NULL);
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", NULL);
   (void) sd_bus_reply_method_return (call, NULL);
   pending_set_free (p);
 }
@@ -346,7 +346,7 @@ static const sd_bus_vtable manager_vtable[] = {
   SD_BUS_PROPERTY ("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
   SD_BUS_PROPERTY ("Enabled", "b", property_get_enabled, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
   SD_BUS_PROPERTY ("Policy", "a{sv}", property_get_policy, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
-  SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, 0),
   SD_BUS_METHOD_WITH_ARGS ("SetPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
                            method_set_policy, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("ListGroups", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussuts)", groups),
@@ -365,7 +365,6 @@ on_group_added (const char *unit, const char *session_id, const char *tty, gpoin
   TtgApi *api = user_data;
 
   (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupAdded", "sss", unit, session_id, tty);
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Status", NULL);
 }
 
 static void
@@ -374,7 +373,6 @@ on_group_removed (const char *unit, gpointer user_data)
   TtgApi *api = user_data;
 
   (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupRemoved", "s", unit);
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Status", NULL);
 }
 
 static void
@@ -432,5 +430,5 @@ ttg_api_free (TtgApi *api)
 void
 ttg_api_policy_changed (TtgApi *api)
 {
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", "Status", NULL);
+  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", NULL);
 }

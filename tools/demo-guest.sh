@@ -17,7 +17,7 @@ loginctl list-sessions --no-pager
 hr "terminal A: a 'make -j10' stand-in: 10 CPU-bound jobs, all on CPU 0"
 A=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
 wait_until 10 ttg_grouped "$A"
-wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+wait_eq 10 10 count_lines pgrep -u alice -x -f 'cpuprobe --hog'
 
 hr "terminal B: an interactive probe, also on CPU 0"
 B=$(ttg_new_pty_in_session "$S" 'sleep 3600')
@@ -43,7 +43,7 @@ echo "with ttygroup: $with"
 
 hr "ttygroup off (Enabled=false): every process back in its session scope, alive"
 ttg_policy Enabled=false
-wait_until 10 test "$(ttg_group_count)" = 0
+wait_eq 10 0 ttg_group_count
 systemd-cgls --no-pager "/user.slice/user-$(id -u alice).slice" | head -20
 without=$(measure)
 echo "without ttygroup: $without"

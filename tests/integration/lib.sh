@@ -29,6 +29,12 @@
 #   assert_rc RC CMD...                  CMD must exit with RC
 #   wait_until TIMEOUT_S CMD...          poll CMD every 0.2 s until it exits 0;
 #                                        returns 0, or 1 (with a message) on timeout
+#                                        (CMD's arguments are expanded once, by the
+#                                        caller: to wait for a value, use wait_eq)
+#   count_lines CMD...                   the number of lines CMD prints
+#   wait_eq TIMEOUT_S EXPECTED CMD...    poll until CMD's output is EXPECTED (CMD is
+#                                        run anew each time); 1 with the last value
+#                                        on timeout
 # Sessions (real logind sessions; every helper here is for root)
 #   ttg_open_pty_session USER            pty login session (script + su -l, via systemd-run)
 #   ttg_open_ssh_session USER            ssh -tt USER@localhost: Remote=yes, a pts
@@ -108,6 +114,24 @@ wait_until() {
 }
 
 # ------------------------------------------------------------------- runner --
+_ttg_output_is() {
+    local expected=$1; shift
+    [[ $("$@" 2>/dev/null) == "$expected" ]]
+}
+
+# count_lines CMD...: how many lines CMD prints (for wait_eq)
+count_lines() {
+    "$@" 2>/dev/null | grep -c . || true
+}
+
+wait_eq() {
+    local timeout=$1 expected=$2; shift 2
+    if ! wait_until "$timeout" _ttg_output_is "$expected" "$@"; then
+        echo "wait_eq: '$*' printed '$("$@" 2>&1)', expected '$expected'" >&2
+        return 1
+    fi
+}
+
 _ttg_context() {
     echo "---- context ----"
     echo "# loginctl list-sessions"; loginctl list-sessions --no-legend 2>&1 | sed 's/^/  /'
@@ -287,7 +311,7 @@ _ttg_open() {
     echo "$sid" >> "$TTG_RUN/opened"
     if [[ $kind == vt ]]; then
         loginctl activate "$sid"
-        if ! wait_until 30 test "$(loginctl show-session "$sid" -p Active --value)" = yes; then
+        if ! wait_eq 30 yes loginctl show-session "$sid" -p Active --value; then
             echo "ttg_open_vt_session $user: session $sid did not become active" >&2
             loginctl show-session "$sid" >&2 || true
             return 1

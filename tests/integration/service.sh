@@ -13,11 +13,19 @@
 
 TTG_DROPIN=/etc/ttygroup/ttygroup.conf.d/50-test.conf
 
+_ttg_policy_lines() {
+    journalctl -u ttygroupd -o cat --no-pager | grep -ci 'policy' || true
+}
+
+_ttg_policy_lines_above() {
+    (( $(_ttg_policy_lines) > $1 ))
+}
+
 _ttg_reload() {
     local before
-    before=$(journalctl -u ttygroupd -o cat --no-pager | grep -ci 'policy' || true)
+    before=$(_ttg_policy_lines)
     systemctl reload ttygroupd
-    wait_until 30 test "$(journalctl -u ttygroupd -o cat --no-pager | grep -ci 'policy' || true)" -gt "$before"
+    wait_until 30 _ttg_policy_lines_above "$before"
 }
 
 ttg_policy() {

@@ -14,7 +14,7 @@ testcase_probe_share_with_and_without() {
     S=$(ttg_open_pty_session alice)
     hogs=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
     wait_until 10 ttg_grouped "$hogs"
-    wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+    wait_eq 10 10 count_lines pgrep -u alice -x -f 'cpuprobe --hog'
     for h in $(pgrep -u alice -x -f 'cpuprobe --hog'); do
         wait_until 10 ttg_grouped "$h"
         assert_eq "$(sed -n 's/^Cpus_allowed_list:\t*//p' "/proc/$h/status")" 0 "affinity of hog $h"
@@ -23,7 +23,7 @@ testcase_probe_share_with_and_without() {
     with=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
     echo "with ttygroup:    $with"
     ttg_policy Enabled=false
-    wait_until 10 test "$(ttg_group_count)" = 0
+    wait_eq 10 0 ttg_group_count
     without=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
     echo "without ttygroup: $without"
     # no user-visible change: the hogs keep the affinity they were started with
@@ -43,7 +43,7 @@ testcase_weights_bound_the_hog_group() {
     S=$(ttg_open_pty_session alice)
     hogs=$(ttg_new_pty_in_session "$S" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
     wait_until 10 ttg_grouped "$hogs"
-    wait_until 10 test "$(pgrep -u alice -x -f 'cpuprobe --hog' | wc -l)" = 10
+    wait_eq 10 10 count_lines pgrep -u alice -x -f 'cpuprobe --hog'
     # give the hog group a third of the probe's weight: the probe should get ~75%
     systemctl set-property --runtime "$(ttg_unit_of_pid "$hogs")" CPUWeight=33
     out=$(ttg_session_run "$S" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')

@@ -19,7 +19,7 @@ testcase_pty_sessions_of_two_users() {
     a2=$(ttg_open_pty_session alice)
     b1=$(ttg_open_pty_session bob)
     for s in "$a1" "$a2" "$b1"; do
-        wait_until 10 test "$(session_weight "$s")" = 150
+        wait_eq 10 150 session_weight "$s"
         assert_eq "$(systemctl show -p CPUWeight --value "session-$s.scope")" 150
     done
 }
@@ -28,34 +28,34 @@ testcase_remote_session() {
     local s
     s=$(ttg_open_ssh_session bob)
     assert_eq "$(loginctl show-session "$s" -p Remote --value)" yes
-    wait_until 10 test "$(session_weight "$s")" = 70
+    wait_eq 10 70 session_weight "$s"
 }
 
 testcase_active_seat_session_and_switch() {
     local v1 v2
     v1=$(ttg_open_vt_session carol tty5)
-    wait_until 10 test "$(session_weight "$v1")" = 300
+    wait_eq 10 300 session_weight "$v1"
     # a second VT session taking the seat: the first one becomes inactive
     v2=$(ttg_open_vt_session alice tty6)
-    wait_until 10 test "$(session_weight "$v2")" = 300
-    wait_until 10 test "$(session_weight "$v1")" = 150
+    wait_eq 10 300 session_weight "$v2"
+    wait_eq 10 150 session_weight "$v1"
     loginctl activate "$v1"
-    wait_until 10 test "$(session_weight "$v1")" = 300
-    wait_until 10 test "$(session_weight "$v2")" = 150
+    wait_eq 10 300 session_weight "$v1"
+    wait_eq 10 150 session_weight "$v2"
 }
 
 testcase_policy_change_applies_to_existing_sessions() {
     local s
     s=$(ttg_open_pty_session alice)
-    wait_until 10 test "$(session_weight "$s")" = 150
+    wait_eq 10 150 session_weight "$s"
     ttg_policy SessionWeight=40
-    wait_until 10 test "$(session_weight "$s")" = 40
+    wait_eq 10 40 session_weight "$s"
 }
 
 testcase_bad_config_keeps_last_good_policy() {
     local s
     s=$(ttg_open_pty_session alice)
-    wait_until 10 test "$(session_weight "$s")" = 150
+    wait_eq 10 150 session_weight "$s"
     printf '[Policy]\nSessionWeight=0\n' > /etc/ttygroup/ttygroup.conf.d/90-bad.conf
     assert_rc 1 /usr/libexec/ttygroupd --check-config
     assert_in 'SessionWeight' "$(/usr/libexec/ttygroupd --check-config 2>&1 || true)"

@@ -51,14 +51,14 @@ testcase_tmux_panes_and_screen_windows() {
     local s units=() p
     s=$(ttg_open_pty_session alice)
     ttg_session_run "$s" 'tmux -L t new-session -d -s w "sleep 601" \; split-window -t w "sleep 601" \; split-window -t w "sleep 601"'
-    wait_until 15 test "$(pane_leaders alice 'sleep 601' | wc -l)" -eq 3
+    wait_eq 15 3 count_lines pane_leaders alice 'sleep 601'
     for p in $(pane_leaders alice 'sleep 601'); do
         wait_until 10 ttg_grouped "$p"
         units+=("$(ttg_unit_of_pid "$p")")
     done
     assert_eq "$(printf '%s\n' "${units[@]}" | sort -u | wc -l)" 3 "three tmux panes, three groups"
     ttg_session_run "$s" 'screen -dmS w sh -c "sleep 602"; sleep 1; screen -S w -X screen sh -c "sleep 602"'
-    wait_until 15 test "$(pgrep -u alice -x -f 'sleep 602' | wc -l)" -eq 2
+    wait_eq 15 2 count_lines pgrep -u alice -x -f 'sleep 602'
     for p in $(pgrep -u alice -x -f 'sleep 602'); do
         wait_until 10 ttg_grouped "$p"
     done
@@ -136,7 +136,7 @@ testcase_only_display_session_splits() {
     assert_eq "$(polkit_verdict "$p")" no "and it keeps the ssh session's rights"
     # the local session ends: the ssh session becomes the display session
     ttg_close_session "$v"
-    wait_until 20 test "$(loginctl show-user alice -p Display --value)" = "$r"
+    wait_eq 20 "$r" loginctl show-user alice -p Display --value
     wait_until 10 ttg_grouped "$p"
     assert_eq "$(polkit_verdict "$p")" no
     # a local session again: if logind makes it the display session, the ssh

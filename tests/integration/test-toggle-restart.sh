@@ -28,22 +28,22 @@ open_three() {
 testcase_disable_and_enable() {
     local p
     open_three
-    wait_until 10 test "$(ttg_unit_weight "session-$S.scope")" = 150
+    wait_eq 10 150 ttg_unit_weight "session-$S.scope"
     ttg_policy SessionWeight=150 TerminalWeight=120 Enabled=false
     for p in $ALL; do
         wait_until 10 ttg_in_session_scope "$p"
         assert_true kill -0 "$p"
         assert_eq "$(ttg_session_of_pid "$p")" "$S"
     done
-    wait_until 10 test "$(ttg_group_count)" = 0
-    wait_until 10 test "$(ttg_unit_weight "session-$S.scope")" = 100
+    wait_eq 10 0 ttg_group_count
+    wait_eq 10 100 ttg_unit_weight "session-$S.scope"
     # nothing comes back while disabled, even for new terminals
     p=$(ttg_new_pty_in_session "$S" 'sleep 900')
     sleep 2
     assert_true ttg_in_session_scope "$p"
     ttg_policy SessionWeight=150 TerminalWeight=120 Enabled=true
     for p in $ALL "$p"; do wait_until 10 ttg_grouped "$p"; done
-    wait_until 10 test "$(ttg_unit_weight "session-$S.scope")" = 150
+    wait_eq 10 150 ttg_unit_weight "session-$S.scope"
     assert_eq "$(ttg_group_count)" 4
 }
 
