@@ -16,6 +16,7 @@
 #define ERROR_NO_SUCH_PROCESS "org.ttygroup1.Error.NoSuchProcess"
 #define ERROR_FAILED "org.ttygroup1.Error.Failed"
 #define ACTION_SET_POLICY "org.ttygroup1.set-policy"
+#define ACTION_SET_USER_POLICY "org.ttygroup1.set-user-policy"
 
 /* Keys longer than this are never valid; do not echo megabytes back. */
 #define KEY_ECHO_MAX 64
@@ -122,12 +123,17 @@ property_get_status (sd_bus *bus, const char *path, const char *interface, const
   return sd_bus_message_close_container (reply);
 }
 
-/* Reads the a{sv} into a copy of the current policy; every problem is an
- * InvalidPolicy error that names the key. */
+/* Applies one typed value to whatever the caller is building. */
+typedef gboolean (*ApplyKeyFunc) (const char *key, TtgPolicyType type, gboolean b, guint64 t,
+                                  gpointer target, GError **error);
+
+/* Reads a policy a{sv}: every key must be known, given once and of its type;
+ * apply() checks the value. Every problem is an InvalidPolicy error that
+ * names the key. keys gets the names, in order. */
 static int
-parse_changes (TtgApi *api, sd_bus_message *m, TtgPolicy *out, GPtrArray *keys, sd_bus_error *error)
+read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrArray *keys,
+                  sd_bus_error *error)
 {
-  TtgPolicy p = *ttg_manager_get_policy (api->manager);
   int r;
 
   r = sd_bus_message_enter_container (m, 'a', "{sv}");
@@ -139,8 +145,9 @@ parse_changes (TtgApi *api, sd_bus_message *m, TtgPolicy *out, GPtrArray *keys, 
       g_autoptr(GError) local = NULL;
       const TtgPolicyKeyInfo *info;
       const char *key, *contents;
+      gboolean b = FALSE;
+      uint64_t t = 0;
       char type;
-      gboolean ok;
 
       r = sd_bus_message_read (m, "s", &key);
       if (r < 0)
@@ -158,31 +165,22 @@ parse_changes (TtgApi *api, sd_bus_message *m, TtgPolicy *out, GPtrArray *keys, 
       r = sd_bus_message_peek_type (m, &type, &contents);
       if (r < 0)
         return r;
+      if (!g_str_equal (contents, info->type == TTG_POLICY_TYPE_BOOLEAN ? "b" : "t"))
+        return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Key \"%s\": expected %s, got \"%s\"", key,
+                                  info->type == TTG_POLICY_TYPE_BOOLEAN ? "a boolean (b)" : "a weight (t)",
+                                  contents);
       if (info->type == TTG_POLICY_TYPE_BOOLEAN)
         {
           int v;
 
-          if (!g_str_equal (contents, "b"))
-            return sd_bus_error_setf (error, ERROR_INVALID_POLICY,
-                                      "Key \"%s\": expected a boolean (b), got \"%s\"", key, contents);
           r = sd_bus_message_read (m, "v", "b", &v);
-          if (r < 0)
-            return r;
-          ok = ttg_policy_set_boolean (&p, key, v, &local);
+          b = v;
         }
       else
-        {
-          uint64_t v;
-
-          if (!g_str_equal (contents, "t"))
-            return sd_bus_error_setf (error, ERROR_INVALID_POLICY,
-                                      "Key \"%s\": expected a weight (t), got \"%s\"", key, contents);
-          r = sd_bus_message_read (m, "v", "t", &v);
-          if (r < 0)
-            return r;
-          ok = ttg_policy_set_weight (&p, key, v, &local);
-        }
-      if (!ok)
+        r = sd_bus_message_read (m, "v", "t", &t);
+      if (r < 0)
+        return r;
+      if (!apply (key, info->type, b, t, target, &local))
         return sd_bus_error_set (error, ERROR_INVALID_POLICY, local->message);
       g_ptr_array_add (keys, g_strdup (key));
 
@@ -198,9 +196,53 @@ parse_changes (TtgApi *api, sd_bus_message *m, TtgPolicy *out, GPtrArray *keys, 
 
   if (keys->len == 0)
     return sd_bus_error_set (error, ERROR_INVALID_POLICY, "No keys given: the dictionary is empty");
-
-  *out = p;
   return 0;
+}
+
+/* A malformed message (not an a{sv} at all) is an InvalidPolicy too. */
+static int
+policy_dict_error (int r, sd_bus_error *error)
+{
+  if (sd_bus_error_is_set (error))
+    return r < 0 ? r : -EINVAL;
+  return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Malformed policy dictionary: %s", g_strerror (-r));
+}
+
+static gboolean
+apply_system_key (const char *key, TtgPolicyType type, gboolean b, guint64 t, gpointer target,
+                  GError **error)
+{
+  return type == TTG_POLICY_TYPE_BOOLEAN ? ttg_policy_set_boolean (target, key, b, error)
+                                         : ttg_policy_set_weight (target, key, t, error);
+}
+
+typedef struct {
+  TtgUserPolicy *asked;
+  const TtgPolicy *system;
+} UserTarget;
+
+static gboolean
+apply_user_key (const char *key, TtgPolicyType type, gboolean b, guint64 t, gpointer target,
+                GError **error)
+{
+  UserTarget *u = target;
+
+  return type == TTG_POLICY_TYPE_BOOLEAN ? ttg_user_policy_set_boolean (u->asked, key, b, error)
+                                         : ttg_user_policy_set_weight (u->asked, u->system, key, t, error);
+}
+
+static uid_t
+sender_uid (sd_bus_message *call)
+{
+  sd_bus_creds *creds = NULL;
+  uid_t uid = (uid_t) -1;
+
+  if (sd_bus_query_sender_creds (call, SD_BUS_CREDS_EUID, &creds) >= 0)
+    {
+      (void) sd_bus_creds_get_euid (creds, &uid);
+      sd_bus_creds_unref (creds);
+    }
+  return uid;
 }
 
 static void
@@ -210,16 +252,8 @@ on_set_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bu
   PendingSet *p = user_data;
   TtgApi *api = p->api;
   g_autoptr(GError) error = NULL;
-  g_autofree char *who = NULL;
-  uid_t uid = (uid_t) -1;
-  sd_bus_creds *creds = NULL;
-
-  if (sd_bus_query_sender_creds (call, SD_BUS_CREDS_EUID, &creds) >= 0)
-    {
-      (void) sd_bus_creds_get_euid (creds, &uid);
-      sd_bus_creds_unref (creds);
-    }
-  who = g_strdup_printf ("%s (uid %d)", sd_bus_message_get_sender (call), (int) uid);
+  g_autofree char *who = g_strdup_printf ("%s (uid %d)", sd_bus_message_get_sender (call),
+                                          (int) sender_uid (call));
 
   if (!authorized)
     {
@@ -254,15 +288,13 @@ method_set_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
 
   p->api = api;
   p->keys = g_ptr_array_new_with_free_func (g_free);
+  p->policy = *ttg_manager_get_policy (api->manager);
   /* Validate before asking: bad input gets its named error from anyone. */
-  r = parse_changes (api, m, &p->policy, p->keys, error);
+  r = read_policy_dict (m, apply_system_key, &p->policy, p->keys, error);
   if (r < 0 || sd_bus_error_is_set (error))
     {
       pending_set_free (p);
-      if (!sd_bus_error_is_set (error))
-        return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Malformed policy dictionary: %s",
-                                  g_strerror (-r));
-      return r;
+      return policy_dict_error (r, error);
     }
 
   r = ttg_auth_check (api->bus, m, ACTION_SET_POLICY, on_set_policy_authorized, p);
@@ -272,6 +304,59 @@ method_set_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
       return sd_bus_error_setf (error, SD_BUS_ERROR_ACCESS_DENIED, "Could not ask polkit: %s", g_strerror (-r));
     }
   return 1; /* the reply comes when polkit has answered */
+}
+
+typedef struct {
+  TtgApi *api;
+  uid_t uid;
+  TtgUserPolicy asked;
+} PendingUserSet;
+
+static void
+on_set_user_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bus_error *auth_error,
+                               gpointer user_data)
+{
+  g_autofree PendingUserSet *p = user_data;
+
+  if (!authorized)
+    {
+      ttg_log_notice ("api", "SetUserPolicy from uid %d refused: %s", (int) p->uid, auth_error->message);
+      (void) sd_bus_reply_method_error (call, auth_error);
+      return;
+    }
+  ttg_manager_set_user_policy (p->api->manager, p->uid, &p->asked);
+  (void) sd_bus_reply_method_return (call, NULL);
+}
+
+static int
+method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autofree PendingUserSet *p = g_new0 (PendingUserSet, 1);
+  const TtgUserPolicy *before;
+  UserTarget target;
+  int r;
+
+  p->api = api;
+  p->uid = sender_uid (m);
+  if (p->uid == (uid_t) -1)
+    return sd_bus_error_set (error, SD_BUS_ERROR_ACCESS_DENIED, "The caller's user is unknown");
+  /* Keys not given keep what this user asked before. */
+  before = ttg_manager_get_user_policy (api->manager, p->uid);
+  if (before)
+    p->asked = *before;
+  target.asked = &p->asked;
+  target.system = ttg_manager_get_policy (api->manager);
+  r = read_policy_dict (m, apply_user_key, &target, keys, error);
+  if (r < 0 || sd_bus_error_is_set (error))
+    return policy_dict_error (r, error);
+
+  r = ttg_auth_check (api->bus, m, ACTION_SET_USER_POLICY, on_set_user_policy_authorized, p);
+  if (r < 0)
+    return sd_bus_error_setf (error, SD_BUS_ERROR_ACCESS_DENIED, "Could not ask polkit: %s", g_strerror (-r));
+  p = NULL; /* owned by the pending check */
+  return 1;
 }
 
 static int
@@ -349,6 +434,8 @@ static const sd_bus_vtable manager_vtable[] = {
   SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, 0),
   SD_BUS_METHOD_WITH_ARGS ("SetPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
                            method_set_policy, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_METHOD_WITH_ARGS ("SetUserPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
+                           method_set_user_policy, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("ListGroups", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussuts)", groups),
                            method_list_groups, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("GetGroupForPid", SD_BUS_ARGS ("u", pid), SD_BUS_RESULT ("a{sv}", group),

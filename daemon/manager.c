@@ -17,6 +17,7 @@
 #include "placer.h"
 #include "procmon.h"
 #include "procstat.h"
+#include "userpolicy.h"
 #include "util.h"
 
 typedef enum {
@@ -84,7 +85,34 @@ struct TtgManager {
 
   TtgManagerListener listener;
   gpointer listener_data;
+
+  GHashTable *users; /* uid -> UserEntry: SetUserPolicy */
 };
+
+typedef struct {
+  TtgUserPolicy asked;
+  TtgPolicy effective; /* the system policy narrowed by it */
+} UserEntry;
+
+/* The policy that rules a session: the system's, narrowed by its user's. */
+static const TtgPolicy *
+session_policy (TtgManager *m, const TtgSession *s)
+{
+  UserEntry *e = s ? g_hash_table_lookup (m->users, GUINT_TO_POINTER (s->uid)) : NULL;
+
+  return e ? &e->effective : &m->policy;
+}
+
+static void
+recompute_user_policies (TtgManager *m)
+{
+  GHashTableIter it;
+  UserEntry *e;
+
+  g_hash_table_iter_init (&it, m->users);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &e))
+    ttg_user_policy_apply (&e->asked, &m->policy, &e->effective);
+}
 
 static void schedule_rescan (TtgManager *m, guint64 delay_usec);
 
@@ -132,7 +160,7 @@ apply_session_weights (TtgManager *m)
   g_hash_table_iter_init (&it, m->sessions);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &s))
     {
-      guint64 want = ttg_model_session_weight (&m->policy, s);
+      guint64 want = ttg_model_session_weight (session_policy (m, s), s);
       guint64 *have = g_hash_table_lookup (m->session_weights, s->id);
       g_autofree char *scope = NULL;
 
@@ -145,11 +173,11 @@ apply_session_weights (TtgManager *m)
       scope = ttg_session_scope_name (s->id);
       if (want == TTG_WEIGHT_UNSET)
         ttg_log_info ("session", "Session %s (uid %u): CPUWeight of %s back to the default (%s)",
-                      s->id, (unsigned) s->uid, scope, ttg_model_session_weight_reason (&m->policy, s));
+                      s->id, (unsigned) s->uid, scope, ttg_model_session_weight_reason (session_policy (m, s), s));
       else
         ttg_log_info ("session", "Session %s (uid %u): CPUWeight=%" G_GUINT64_FORMAT " on %s (%s)",
                       s->id, (unsigned) s->uid, want, scope,
-                      ttg_model_session_weight_reason (&m->policy, s));
+                      ttg_model_session_weight_reason (session_policy (m, s), s));
       ttg_placer_set_weight (m->placer, scope, want);
       g_hash_table_insert (m->session_weights, g_strdup (s->id), g_memdup2 (&want, sizeof want));
       if (m->listener.group_changed)
@@ -269,7 +297,7 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
     g->session_cgroup = session_scope_cgroup_sibling (source_cgroup, scope_name);
   }
   g->cgroup = session_scope_cgroup_sibling (source_cgroup, unit);
-  g->weight = ttg_model_terminal_weight (&m->policy, s);
+  g->weight = ttg_model_terminal_weight (session_policy (m, s), s);
   g->state = GROUP_STARTING;
   g->started_usec = now_usec ();
   g_hash_table_insert (m->groups, g->unit, g);
@@ -416,7 +444,7 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
       s = g_hash_table_lookup (m->sessions, session_id);
     }
 
-  if (!ttg_model_process_starts_group (&m->policy, &st, TRUE, s, &pts))
+  if (!ttg_model_process_starts_group (session_policy (m, s), &st, TRUE, s, &pts))
     return;
   {
     TtgProcStat up[4];
@@ -504,10 +532,11 @@ reconcile (TtgManager *m)
 
       if (g->state == GROUP_DISSOLVED)
         continue;
-      if (!s || !ttg_model_session_splits_terminals (&m->policy, s))
+      if (!s || !ttg_model_session_splits_terminals (session_policy (m, s), s))
         {
-          const char *why = !m->policy.enabled ? "grouping is disabled"
-                            : !m->policy.group_terminals ? "terminal grouping is disabled"
+          const TtgPolicy *p = session_policy (m, s);
+          const char *why = !p->enabled ? "grouping is disabled"
+                            : !p->group_terminals ? "terminal grouping is disabled"
                             : !s ? "its session is gone"
                             : !s->is_display ? "its session is no longer the user's display session"
                             : "its session no longer splits terminals";
@@ -517,7 +546,7 @@ reconcile (TtgManager *m)
         }
       if (g->state == GROUP_ACTIVE)
         {
-          guint64 want = ttg_model_terminal_weight (&m->policy, s);
+          guint64 want = ttg_model_terminal_weight (session_policy (m, s), s);
           if (want != g->weight)
             {
               ttg_log_info ("group", "%s: CPUWeight=%" G_GUINT64_FORMAT, g->unit, want);
@@ -531,7 +560,7 @@ reconcile (TtgManager *m)
 
   g_hash_table_iter_init (&it, m->sessions);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &s))
-    if (ttg_model_session_splits_terminals (&m->policy, s))
+    if (ttg_model_session_splits_terminals (session_policy (m, s), s))
       any_split = TRUE;
   if (any_split)
     schedule_rescan (m, 0);
@@ -650,6 +679,7 @@ ttg_manager_new (sd_event *event, sd_bus *bus, const TtgPolicy *policy, GError *
   m->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) ttg_session_free);
   m->session_weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   m->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+  m->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
 
   m->placer = ttg_placer_new (bus, on_scope_started, on_unit_removed, m, error);
   if (!m->placer)
@@ -697,6 +727,7 @@ ttg_manager_free (TtgManager *m)
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);
   g_clear_pointer (&m->groups, g_hash_table_unref);
+  g_clear_pointer (&m->users, g_hash_table_unref);
   g_clear_pointer (&m->session_weights, g_hash_table_unref);
   g_clear_pointer (&m->sessions, g_hash_table_unref);
   sd_bus_unref (m->bus);
@@ -715,6 +746,7 @@ ttg_manager_set_policy (TtgManager *m, const TtgPolicy *policy)
       return;
     }
   m->policy = *policy;
+  recompute_user_policies (m);
   ttg_log_info ("policy", "New policy: %s", text);
   reconcile (m);
 }
@@ -776,7 +808,7 @@ ttg_manager_list_groups (TtgManager *m)
     {
       TtgSession *s = g_hash_table_lookup (m->sessions, l->data);
       TtgGroupInfo *info = g_new0 (TtgGroupInfo, 1);
-      guint64 w = ttg_model_session_weight (&m->policy, s);
+      guint64 w = ttg_model_session_weight (session_policy (m, s), s);
 
       info->unit = ttg_session_scope_name (s->id);
       info->session_id = g_strdup (s->id);
@@ -785,7 +817,7 @@ ttg_manager_list_groups (TtgManager *m)
       info->tty = g_strdup (s->tty ? s->tty : "");
       info->weight = w == TTG_WEIGHT_UNSET ? 0 : w;
       info->description = g_strdup_printf ("Session %s of uid %u: %s", s->id, (unsigned) s->uid,
-                                           ttg_model_session_weight_reason (&m->policy, s));
+                                           ttg_model_session_weight_reason (session_policy (m, s), s));
       g_ptr_array_add (out, info);
     }
 
@@ -884,20 +916,21 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
   s = g_hash_table_lookup (m->sessions, session_id);
   out->kind = "session";
   {
-    guint64 w = s ? ttg_model_session_weight (&m->policy, s) : TTG_WEIGHT_UNSET;
+    guint64 w = s ? ttg_model_session_weight (session_policy (m, s), s) : TTG_WEIGHT_UNSET;
     out->weight = w == TTG_WEIGHT_UNSET ? 0 : w;
   }
-  if (!m->policy.enabled)
-    out->rule = g_strdup ("Grouping is disabled by the policy (Enabled=false)");
+  if (!session_policy (m, s)->enabled)
+    out->rule = g_strdup (m->policy.enabled ? "Its user turned grouping off for their sessions (SetUserPolicy)"
+                                            : "Grouping is disabled by the policy (Enabled=false)");
   else if (!s)
     out->rule = g_strdup_printf ("Session %s is not known to logind any more", session_id);
   else if (!has_pts)
     out->rule = g_strdup_printf ("It has no pty: it belongs to session %s as a whole (%s)", session_id,
-                                 ttg_model_session_weight_reason (&m->policy, s));
-  else if (!ttg_model_session_splits_terminals (&m->policy, s))
+                                 ttg_model_session_weight_reason (session_policy (m, s), s));
+  else if (!ttg_model_session_splits_terminals (session_policy (m, s), s))
     out->rule = g_strdup_printf ("Session %s does not split its terminals (%s): it is grouped as a whole",
                                  session_id,
-                                 !m->policy.group_terminals ? "GroupTerminals=false"
+                                 !session_policy (m, s)->group_terminals ? "GroupTerminals=false"
                                  : !s->is_display ? "it is not the user's display session, and moving its processes out would change what polkit lets them do"
                                  : "not a user session");
   else if (ttg_model_is_login_terminal (s, &st, pts, up, n_up))
@@ -927,4 +960,30 @@ ttg_manager_count_groups (TtgManager *m)
     if (g->state == GROUP_ACTIVE)
       n++;
   return n;
+}
+
+void
+ttg_manager_set_user_policy (TtgManager *m, uid_t uid, const TtgUserPolicy *asked)
+{
+  UserEntry *e = g_hash_table_lookup (m->users, GUINT_TO_POINTER (uid));
+  g_autofree char *text = NULL;
+
+  if (!e)
+    {
+      e = g_new0 (UserEntry, 1);
+      g_hash_table_insert (m->users, GUINT_TO_POINTER (uid), e);
+    }
+  e->asked = *asked;
+  ttg_user_policy_apply (&e->asked, &m->policy, &e->effective);
+  text = ttg_policy_to_string (&e->effective);
+  ttg_log_info ("policy", "Policy for the sessions of uid %u: %s", (unsigned) uid, text);
+  reconcile (m);
+}
+
+const TtgUserPolicy *
+ttg_manager_get_user_policy (TtgManager *m, uid_t uid)
+{
+  UserEntry *e = g_hash_table_lookup (m->users, GUINT_TO_POINTER (uid));
+
+  return e ? &e->asked : NULL;
 }

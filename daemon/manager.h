@@ -7,6 +7,7 @@
 #include <systemd/sd-event.h>
 
 #include "policy.h"
+#include "userpolicy.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,12 @@ gboolean ttg_manager_start (TtgManager *m, GError **error);
 /* Applies a new policy: weights change, groups form or dissolve. */
 void ttg_manager_set_policy (TtgManager *m, const TtgPolicy *policy);
 const TtgPolicy *ttg_manager_get_policy (TtgManager *m);
+
+/* Replaces what uid asked for its own sessions (SetUserPolicy; already
+ * validated against the system policy) and applies it. */
+void ttg_manager_set_user_policy (TtgManager *m, uid_t uid, const TtgUserPolicy *asked);
+/* NULL when the user asked for nothing. */
+const TtgUserPolicy *ttg_manager_get_user_policy (TtgManager *m, uid_t uid);
 
 /* Whether CPU weights can work on this machine, and why not; static strings. */
 gboolean ttg_manager_cpu_usable (TtgManager *m, const char **why);

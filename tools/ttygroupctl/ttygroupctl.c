@@ -814,7 +814,7 @@ append_changes (sd_bus_message *m, char **args, int n)
 }
 
 static int
-set_policy (char **args, int n)
+set_policy (const char *method, char **args, int n)
 {
   g_autoptr(sd_bus) bus = NULL;
   g_auto(sd_bus_error) error = SD_BUS_ERROR_NULL;
@@ -830,14 +830,14 @@ set_policy (char **args, int n)
   r = bus_connect (&bus);
   if (r != EXIT_OK)
     return r;
-  if (new_call (bus, "SetPolicy", &call) < 0)
+  if (new_call (bus, method, &call) < 0)
     return EXIT_FAIL;
   r = append_changes (call, args, n);
   if (r == 0)
     r = sd_bus_message_set_allow_interactive_authorization (call, !arg_no_ask_password);
   if (r < 0)
     {
-      g_printerr ("ttygroupctl: Failed to create the SetPolicy call: %s\n", g_strerror (-r));
+      g_printerr ("ttygroupctl: Failed to create the %s call: %s\n", method, g_strerror (-r));
       return EXIT_FAIL;
     }
 
@@ -845,14 +845,20 @@ set_policy (char **args, int n)
   r = sd_bus_call (bus, call, arg_no_ask_password ? 0 : INTERACTIVE_TIMEOUT_USEC, &error, &reply);
   agent_close ();
   if (r < 0)
-    return call_failed ("SetPolicy", &error, r);
+    return call_failed (method, &error, r);
   return EXIT_OK;
 }
 
 static int
 cmd_set_policy (char **args, int n)
 {
-  return set_policy (args, n);
+  return set_policy ("SetPolicy", args, n);
+}
+
+static int
+cmd_set_user_policy (char **args, int n)
+{
+  return set_policy ("SetUserPolicy", args, n);
 }
 
 static int
@@ -860,7 +866,7 @@ cmd_enable (char **args, int n)
 {
   char *change[] = { (char *) "Enabled=true", NULL };
 
-  return set_policy (change, 1);
+  return set_policy ("SetPolicy", change, 1);
 }
 
 static int
@@ -868,7 +874,7 @@ cmd_disable (char **args, int n)
 {
   char *change[] = { (char *) "Enabled=false", NULL };
 
-  return set_policy (change, 1);
+  return set_policy ("SetPolicy", change, 1);
 }
 
 typedef struct {
@@ -884,6 +890,7 @@ static const Command commands[] = {
   { "explain", 1, 1, cmd_explain },
   { "get-policy", 0, 0, cmd_get_policy },
   { "set-policy", 1, -1, cmd_set_policy },
+  { "set-user-policy", 1, -1, cmd_set_user_policy },
   { "enable", 0, 0, cmd_enable },
   { "disable", 0, 0, cmd_disable },
 };
@@ -896,6 +903,10 @@ static const Command commands[] = {
   "  get-policy           The system policy, as KEY=VALUE lines\n" \
   "  set-policy KEY=VALUE...\n" \
   "                       Change policy keys (polkit: org.ttygroup1.set-policy)\n" \
+  "  set-user-policy KEY=VALUE...\n" \
+  "                       Change your own sessions' Enabled, GroupTerminals or\n" \
+  "                       TerminalWeight, within the system policy (polkit:\n" \
+  "                       org.ttygroup1.set-user-policy)\n" \
   "  enable, disable      Same as set-policy Enabled=true / Enabled=false\n" \
   "\n" \
   "Policy keys:\n" \
