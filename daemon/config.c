@@ -5,6 +5,28 @@
 
 #include "config.h"
 
+guint
+ttg_keyfile_error_line (const char *text, const char *message)
+{
+  const char *open = message ? strstr (message, "\u201c") : NULL;
+  const char *close = open ? strstr (open + strlen ("\u201c"), "\u201d") : NULL;
+  g_autofree char *quoted = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!text || !open || !close)
+    return 0;
+  quoted = g_strndup (open + strlen ("\u201c"), close - open - strlen ("\u201c"));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (lines[i]));
+
+      if (g_str_equal (lines[i], quoted) || g_str_equal (stripped, quoted))
+        return i + 1;
+    }
+  return 0;
+}
+
 static gboolean
 merge_file (TtgPolicy *p, const char *path, GError **error)
 {
@@ -13,8 +35,16 @@ merge_file (TtgPolicy *p, const char *path, GError **error)
 
   if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
     {
-      /* GKeyFile's message carries the line number of a syntax error. */
-      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
+      g_autofree char *text = NULL;
+      guint line = 0;
+
+      /* GKeyFile quotes the bad line but does not number it. */
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        line = ttg_keyfile_error_line (text, local->message);
+      if (line > 0)
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", path, line, local->message);
+      else
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
       return FALSE;
     }
   return ttg_policy_merge_keyfile (p, kf, path, error);

@@ -13,4 +13,9 @@ G_BEGIN_DECLS
 gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
                           TtgPolicy *out, GError **error);
 
+/* GKeyFile's parse errors quote the offending line ("Key file contains line
+ * “foo” which is ...") without its number: finds that line in text, 1-based,
+ * or 0 when the message quotes nothing that is found. */
+guint ttg_keyfile_error_line (const char *text, const char *message);
+
 G_END_DECLS

@@ -252,11 +252,11 @@ static void
 test_syntax_error_main (Fixture *fx, gconstpointer user_data)
 {
   write_file (fx->main_file, "[Policy]\nEnabled=true\nthis is not a key\n");
-  assert_load_fails (fx, fx->main_file, "line", "this is not a key", NULL);
+  assert_load_fails (fx, fx->main_file, "line", "this is not a key", ".conf:3:", NULL);
 
   /* A group header that is never closed. */
   write_file (fx->main_file, "[Policy\nEnabled=true\n");
-  assert_load_fails (fx, fx->main_file, "line", NULL);
+  assert_load_fails (fx, fx->main_file, "line", ".conf:1:", NULL);
 
   /* Keys before any group; GKeyFile names neither line nor key here. */
   write_file (fx->main_file, "Enabled=true\n");
@@ -272,7 +272,7 @@ test_syntax_error_dropin (Fixture *fx, gconstpointer user_data)
   write_file (fx->main_file, "[Policy]\nSessionWeight=50\n");
   a = write_dropin (fx, "10-a.conf", "[Policy]\nSessionWeight=60\n");
   b = write_dropin (fx, "20-b.conf", "[Policy]\nSessionWeight 70\n");
-  assert_load_fails (fx, b, "line", "SessionWeight 70", NULL);
+  assert_load_fails (fx, b, "line", "SessionWeight 70", "20-b.conf:2:", NULL);
 }
 
 static const struct {
