@@ -274,7 +274,7 @@ on_set_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bu
 
   ttg_log_info ("api", "SetPolicy from %s", who);
   ttg_manager_set_policy (api->manager, &p->policy);
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", NULL);
+  ttg_api_policy_changed (api);
   (void) sd_bus_reply_method_return (call, NULL);
   pending_set_free (p);
 }
