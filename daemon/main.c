@@ -4,12 +4,17 @@
 #include "build-config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <systemd/sd-daemon.h>
+
+#include <glib.h>
+#include <glib/gi18n.h>
 
 #include "api.h"
 #include "config.h"
@@ -24,6 +29,20 @@ typedef struct {
   const char *config_file;
   const char *dropin_dir;
 } Daemon;
+
+/* Errors of the command line, on stderr (not the journal): "ttygroupd:
+ * MESSAGE". The message is translated by the caller. */
+static void G_GNUC_PRINTF (1, 2)
+cli_error (const char *format, ...)
+{
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  fprintf (stderr, "ttygroupd: %s\n", msg);
+}
 
 /* The effective policy: the configuration files, then what was set over
  * D-Bus (saved under the state directory). */
@@ -92,31 +111,55 @@ main (int argc, char **argv)
   gboolean verbose = FALSE, version = FALSE, check_config = FALSE;
   g_autofree char *config_file = NULL;
   g_autofree char *dropin_dir = NULL;
+  g_autofree char *config_help = NULL;
+  g_autofree char *dropin_help = NULL;
   TtgPolicy policy;
   sigset_t mask;
   int r;
+
+  /* Only the command line is translated; the journal stays in English. */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Translators: the description of --config; %s is the default file name */
+  config_help = g_strdup_printf (_("Main configuration file (default %s)"), TTG_CONFIG_FILE);
+  /* Translators: the description of --config-dir; %s is the default directory */
+  dropin_help = g_strdup_printf (_("Drop-in directory (default %s)"), TTG_CONFIG_DROPIN_DIR);
+
+  /* The descriptions are translated by GOption (its translation domain);
+   * config_help and dropin_help already are. */
   GOptionEntry entries[] = {
-    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Log debug messages too", NULL },
-    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, N_("Log debug messages too"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
     { "check-config", 0, 0, G_OPTION_ARG_NONE, &check_config,
-      "Check the configuration files, print the resulting policy and exit", NULL },
-    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_file,
-      "Main configuration file (default " TTG_CONFIG_FILE ")", "FILE" },
-    { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &dropin_dir,
-      "Drop-in directory (default " TTG_CONFIG_DROPIN_DIR ")", "DIR" },
+      N_("Check the configuration files, print the resulting policy and exit"), NULL },
+    { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_file, config_help,
+      /* Translators: the argument of --config, as in --config=FILE */
+      N_("FILE") },
+    { "config-dir", 0, 0, G_OPTION_ARG_FILENAME, &dropin_dir, dropin_help,
+      /* Translators: the argument of --config-dir, as in --config-dir=DIR */
+      N_("DIR") },
     { NULL }
   };
 
-  ctx = g_option_context_new ("- per-session and per-terminal CPU groups");
+  /* Translators: what follows "Usage: ttygroupd [OPTION...]" in --help */
+  ctx = g_option_context_new (_("- per-session and per-terminal CPU groups"));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
   g_option_context_set_summary (ctx,
-    "ttygroupd gives every logind session, and every terminal (pty) inside the user's\n"
-    "display session, a CPU group of its own (a systemd scope with a CPUWeight), so a\n"
-    "parallel build in one terminal cannot starve the others. It is started by systemd\n"
-    "as ttygroupd.service; SIGHUP reloads the configuration.");
+    /* Translators: the --help text of ttygroupd; keep the lines under 80
+     * columns. logind, CPUWeight, ttygroupd.service and SIGHUP are names:
+     * keep them as they are */
+    _("ttygroupd gives every logind session, and every terminal (pty) inside the user's\n"
+      "display session, a CPU group of its own (a systemd scope with a CPUWeight), so a\n"
+      "parallel build in one terminal cannot starve the others. It is started by systemd\n"
+      "as ttygroupd.service; SIGHUP reloads the configuration."));
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "ttygroupd: %s (see --help)\n", error->message);
+      /* Translators: %s is the error of the command line (from GLib) */
+      cli_error (_("%s (see --help)"), error->message);
       return 2;
     }
   if (version)
@@ -126,9 +169,15 @@ main (int argc, char **argv)
     }
   if (argc > 1)
     {
-      fprintf (stderr, "ttygroupd: unexpected argument \"%s\" (see --help)\n", argv[1]);
+      cli_error (_("unexpected argument \"%s\" (see --help)"), argv[1]);
       return 2;
     }
+  /* The service logs to the journal and answers over D-Bus in English, with
+   * C number formats (strerror, strsignal, %f): only the command line above
+   * and --check-config follow the user's locale. systemd passes the system
+   * LANG to services. */
+  if (!check_config)
+    setlocale (LC_ALL, "C");
   if (!config_file)
     config_file = g_strdup (TTG_CONFIG_FILE);
   if (!dropin_dir)
@@ -142,7 +191,7 @@ main (int argc, char **argv)
     {
       if (check_config)
         {
-          fprintf (stderr, "ttygroupd: %s\n", error->message);
+          cli_error ("%s", error->message);
           return 1;
         }
       ttg_log_err ("config", "Bad configuration, using the built-in defaults: %s", error->message);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <glib.h>
+#include <glib/gi18n.h>
 #include <systemd/sd-bus.h>
 
 /* The daemon's idiom (daemon/util.h), without its logging and cgroup helpers. */
@@ -38,6 +39,20 @@ static gboolean arg_no_ask_password;
 
 /* -------------------------------------------------------------- errors -- */
 
+/* "ttygroupctl: MESSAGE" on stderr; the message is translated by the
+ * caller, the prefix and the newline are not part of it. */
+static void G_GNUC_PRINTF (1, 2)
+print_error (const char *format, ...)
+{
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_printerr ("ttygroupctl: %s\n", msg);
+}
+
 static int G_GNUC_PRINTF (1, 2)
 usage_error (const char *format, ...)
 {
@@ -47,7 +62,8 @@ usage_error (const char *format, ...)
   va_start (ap, format);
   msg = g_strdup_vprintf (format, ap);
   va_end (ap);
-  g_printerr ("ttygroupctl: %s\nTry 'ttygroupctl --help' for more information.\n", msg);
+  print_error ("%s", msg);
+  g_printerr ("%s\n", _("Try 'ttygroupctl --help' for more information."));
   return EXIT_USAGE;
 }
 
@@ -58,21 +74,25 @@ call_failed (const char *what, const sd_bus_error *error, int r)
 {
   if (sd_bus_error_is_set (error))
     {
-      g_printerr ("ttygroupctl: %s: %s: %s\n", what, error->name, error->message ? error->message : "");
+      /* what: the D-Bus member; then the D-Bus error's name and message */
+      print_error ("%s: %s: %s", what, error->name, error->message ? error->message : "");
       if (sd_bus_error_has_names (error, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER))
-        g_printerr ("ttygroupctl: is ttygroupd running? (systemctl status ttygroupd)\n");
+        print_error ("%s", _("is ttygroupd running? (systemctl status ttygroupd)"));
       else if (sd_bus_error_has_name (error, SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED))
-        g_printerr ("ttygroupctl: run it without --no-ask-password to authenticate, or as root\n");
+        /* Translators: --no-ask-password is an option of ttygroupctl, keep it as is */
+        print_error ("%s", _("run it without --no-ask-password to authenticate, or as root"));
     }
   else
-    g_printerr ("ttygroupctl: %s: %s\n", what, g_strerror (-r));
+    print_error ("%s: %s", what, g_strerror (-r));
   return EXIT_FAIL;
 }
 
 static int
 reply_malformed (const char *what, int r)
 {
-  g_printerr ("ttygroupctl: %s: unexpected reply from %s: %s\n", what, TTG_BUS_NAME, g_strerror (-r));
+  /* Translators: the first %s is a D-Bus method or property name, the
+   * second the bus name org.ttygroup1, the third the system error text */
+  print_error (_("%s: unexpected reply from %s: %s"), what, TTG_BUS_NAME, g_strerror (-r));
   return EXIT_FAIL;
 }
 
@@ -87,7 +107,7 @@ bus_connect (sd_bus **ret)
   r = sd_bus_open_system (&bus);
   if (r < 0)
     {
-      g_printerr ("ttygroupctl: Failed to connect to the system bus: %s\n", g_strerror (-r));
+      print_error (_("Failed to connect to the system bus: %s"), g_strerror (-r));
       return EXIT_FAIL;
     }
   (void) sd_bus_set_description (bus, "ttygroupctl");
@@ -156,7 +176,8 @@ new_call (sd_bus *bus, const char *member, sd_bus_message **ret)
   int r = sd_bus_message_new_method_call (bus, ret, TTG_BUS_NAME, OBJECT_PATH, INTERFACE, member);
 
   if (r < 0)
-    g_printerr ("ttygroupctl: Failed to create the %s call: %s\n", member, g_strerror (-r));
+    /* Translators: the first %s is a D-Bus method name, the second the system error text */
+    print_error (_("Failed to create the %s call: %s"), member, g_strerror (-r));
   return r;
 }
 
@@ -390,11 +411,11 @@ rows_print (const Rows *rows, const char *separator)
   int width = 0;
 
   for (guint i = 0; i < rows->keys->len; i++)
-    width = MAX (width, (int) strlen (rows->keys->pdata[i]));
+    width = MAX (width, (int) g_utf8_strlen (rows->keys->pdata[i], -1));
   for (guint i = 0; i < rows->keys->len; i++)
     {
       const char *key = rows->keys->pdata[i];
-      printf ("%s%s%*s%s\n", key, separator, width - (int) strlen (key), "",
+      printf ("%s%s%*s%s\n", key, separator, width - (int) g_utf8_strlen (key, -1), "",
               (const char *) rows->values->pdata[i]);
     }
 }
@@ -492,6 +513,8 @@ cmd_status (char **args, int n)
       return EXIT_OK;
     }
 
+  /* Not translated: the rows are the D-Bus names (properties and the keys
+   * of Status), like the booleans' yes/no of append_value. */
   rows_init (&rows);
   rows_add (&rows, "Version", version);
   rows_add (&rows, "Enabled", enabled ? "yes" : "no");
@@ -516,7 +539,24 @@ user_name (uid_t uid, char *buf, size_t size)
 static int
 cmd_list (char **args, int n)
 {
-  static const char *const header[] = { "UNIT", "SESSION", "USER", "KIND", "TTY", "LEADER", "WEIGHT", "DESCRIPTION" };
+  static const char *const header[] = {
+    /* Translators: a column header of "ttygroupctl list": the systemd unit */
+    N_("UNIT"),
+    /* Translators: a column header of "ttygroupctl list": the logind session id */
+    N_("SESSION"),
+    /* Translators: a column header of "ttygroupctl list": the user name */
+    N_("USER"),
+    /* Translators: a column header of "ttygroupctl list": session or terminal */
+    N_("KIND"),
+    /* Translators: a column header of "ttygroupctl list": the terminal (tty) name */
+    N_("TTY"),
+    /* Translators: a column header of "ttygroupctl list": the process id of the group's leader */
+    N_("LEADER"),
+    /* Translators: a column header of "ttygroupctl list": the group's CPU weight */
+    N_("WEIGHT"),
+    /* Translators: a column header of "ttygroupctl list" */
+    N_("DESCRIPTION"),
+  };
   enum { COLUMNS = G_N_ELEMENTS (header) };
   g_autoptr(sd_bus) bus = NULL;
   g_auto(sd_bus_error) error = SD_BUS_ERROR_NULL;
@@ -588,19 +628,22 @@ cmd_list (char **args, int n)
     }
   if (cells->len == 0)
     {
-      printf ("No groups.\n");
+      printf ("%s\n", _("No groups."));
       return EXIT_OK;
     }
+  /* widths in characters: a translated header may not be ASCII */
   for (guint c = 0; c < COLUMNS; c++)
-    width[c] = (int) strlen (header[c]);
+    width[c] = (int) g_utf8_strlen (_(header[c]), -1);
   for (guint i = 0; i < cells->len; i++)
     width[i % COLUMNS] = MAX (width[i % COLUMNS], (int) g_utf8_strlen (cells->pdata[i], -1));
   for (guint c = 0; c < COLUMNS; c++)
     {
+      const char *title = _(header[c]);
+
       if (c + 1 < COLUMNS)
-        printf ("%-*s ", width[c], header[c]);
+        printf ("%s%*s ", title, width[c] - (int) g_utf8_strlen (title, -1), "");
       else
-        printf ("%s\n", header[c]);
+        printf ("%s\n", title);
     }
   for (guint i = 0; i < cells->len; i++)
     {
@@ -612,7 +655,10 @@ cmd_list (char **args, int n)
       else
         printf ("%s\n", cell);
     }
-  printf ("\n%u groups listed.\n", cells->len / COLUMNS);
+  printf ("\n");
+  /* Translators: the last line of "ttygroupctl list"; %u is the number of groups */
+  printf (ngettext ("%u group listed.", "%u groups listed.", cells->len / COLUMNS), cells->len / COLUMNS);
+  printf ("\n");
   return EXIT_OK;
 }
 
@@ -629,7 +675,8 @@ cmd_explain (char **args, int n)
 
   if (!*args[0] || strspn (args[0], "0123456789") != strlen (args[0]) ||
       !g_ascii_string_to_unsigned (args[0], 10, 1, G_MAXUINT32, &pid, NULL))
-    return usage_error ("explain: '%s' is not a process id", args[0]);
+    /* Translators: "explain" is the command name, keep it as is */
+    return usage_error (_("explain: '%s' is not a process id"), args[0]);
 
   r = bus_connect (&bus);
   if (r != EXIT_OK)
@@ -656,6 +703,7 @@ cmd_explain (char **args, int n)
       return EXIT_OK;
     }
 
+  /* Not translated: the rows are the keys of GetGroupForPid's reply */
   rows_init (&rows);
   g_autofree char *pid_text = g_strdup_printf ("%" G_GUINT64_FORMAT, pid);
   rows_add (&rows, "PID", pid_text);
@@ -753,10 +801,13 @@ unknown_key (const char *key)
   for (guint i = 0; i < G_N_ELEMENTS (policy_keys); i++)
     {
       if (g_ascii_strcasecmp (key, policy_keys[i].key) == 0)
-        return usage_error ("set-policy: unknown key '%s' (did you mean '%s'?)", key, policy_keys[i].key);
+        /* Translators: "set-policy" is the command name; the %s are policy key names */
+        return usage_error (_("set-policy: unknown key '%s' (did you mean '%s'?)"), key, policy_keys[i].key);
       g_string_append_printf (known, "%s%s", i ? ", " : "", policy_keys[i].key);
     }
-  return usage_error ("set-policy: unknown key '%s'; the keys are %s", key, known->str);
+  /* Translators: "set-policy" is the command name; the second %s is the
+   * comma-separated list of the policy key names */
+  return usage_error (_("set-policy: unknown key '%s'; the keys are %s"), key, known->str);
 }
 
 /* Appends the a{sv} of KEY=VALUE arguments to m, or only checks them when m
@@ -779,7 +830,9 @@ append_changes (sd_bus_message *m, char **args, int n)
       char type = 0;
 
       if (!eq || eq == args[i])
-        return usage_error ("set-policy: expected KEY=VALUE, got '%s'", args[i]);
+        /* Translators: "set-policy" is the command name; KEY=VALUE is the
+         * syntax of its arguments (may be translated like in the --help text) */
+        return usage_error (_("set-policy: expected KEY=VALUE, got '%s'"), args[i]);
       key = g_strndup (args[i], eq - args[i]);
       value = eq + 1;
       for (guint k = 0; k < G_N_ELEMENTS (policy_keys); k++)
@@ -788,14 +841,18 @@ append_changes (sd_bus_message *m, char **args, int n)
       if (!type)
         return unknown_key (key);
       if (!g_hash_table_add (seen, g_strdup (key)))
-        return usage_error ("set-policy: %s given twice", key);
+        /* Translators: "set-policy" is the command name; %s is a policy key name */
+        return usage_error (_("set-policy: %s given twice"), key);
 
       if (type == SD_BUS_TYPE_BOOLEAN)
         {
           int b;
 
           if (!parse_boolean (value, &b))
-            return usage_error ("set-policy: %s takes a boolean (true/false, yes/no, 1/0), not '%s'", key, value);
+            /* Translators: "set-policy" is the command name; the first %s is a
+             * policy key name, the second the value given. true/false, yes/no
+             * and 1/0 are the values it takes: keep them in English */
+            return usage_error (_("set-policy: %s takes a boolean (true/false, yes/no, 1/0), not '%s'"), key, value);
           r = m ? sd_bus_message_append (m, "{sv}", key, "b", b) : 0;
         }
       else
@@ -803,7 +860,9 @@ append_changes (sd_bus_message *m, char **args, int n)
           guint64 t;
 
           if (!parse_number (value, &t))
-            return usage_error ("set-policy: %s takes a weight (a decimal number), not '%s'", key, value);
+            /* Translators: "set-policy" is the command name; the first %s is a
+             * policy key name, the second the value given */
+            return usage_error (_("set-policy: %s takes a weight (a decimal number), not '%s'"), key, value);
           r = m ? sd_bus_message_append (m, "{sv}", key, "t", (uint64_t) t) : 0;
         }
       if (r < 0)
@@ -837,7 +896,8 @@ set_policy (const char *method, char **args, int n)
     r = sd_bus_message_set_allow_interactive_authorization (call, !arg_no_ask_password);
   if (r < 0)
     {
-      g_printerr ("ttygroupctl: Failed to create the %s call: %s\n", method, g_strerror (-r));
+      /* Translators: the first %s is a D-Bus method name, the second the system error text */
+      print_error (_("Failed to create the %s call: %s"), method, g_strerror (-r));
       return EXIT_FAIL;
     }
 
@@ -895,27 +955,34 @@ static const Command commands[] = {
   { "disable", 0, 0, cmd_disable },
 };
 
-#define DESCRIPTION \
-  "Commands:\n" \
-  "  status               Version, whether grouping is on, diagnostics\n" \
-  "  list                 The groups: sessions and terminals, with unit and weight\n" \
-  "  explain PID          Where a process is grouped, and why (e.g. explain $$)\n" \
-  "  get-policy           The system policy, as KEY=VALUE lines\n" \
-  "  set-policy KEY=VALUE...\n" \
-  "                       Change policy keys (polkit: org.ttygroup1.set-policy)\n" \
-  "  set-user-policy KEY=VALUE...\n" \
-  "                       Change your own sessions' Enabled, GroupTerminals or\n" \
-  "                       TerminalWeight, within the system policy (polkit:\n" \
-  "                       org.ttygroup1.set-user-policy)\n" \
-  "  enable, disable      Same as set-policy Enabled=true / Enabled=false\n" \
-  "\n" \
-  "Policy keys:\n" \
-  "  Enabled, GroupTerminals, ManageGreeter                 true/false, yes/no, 1/0\n" \
-  "  ActiveSessionWeight, SessionWeight, RemoteSessionWeight,\n" \
-  "  TerminalWeight                                         1..10000\n" \
-  "\n" \
-  "Exit status: 0 on success, 1 when the call failed (the D-Bus error is printed),\n" \
-  "2 for a wrong command line. See ttygroupctl(1) and org.ttygroup1(5)."
+/* The --help text after the options, in paragraphs. */
+static const char *const description[] = {
+  /* Translators: the commands of ttygroupctl. Keep the command names, KEY=VALUE
+   * (or translate it consistently), PID, $$, Enabled, GroupTerminals,
+   * TerminalWeight, true/false and the polkit action ids as they are; keep the
+   * second column aligned and the lines under 80 columns */
+  N_("Commands:\n"
+     "  status               Version, whether grouping is on, diagnostics\n"
+     "  list                 The groups: sessions and terminals, with unit and weight\n"
+     "  explain PID          Where a process is grouped, and why (e.g. explain $$)\n"
+     "  get-policy           The system policy, as KEY=VALUE lines\n"
+     "  set-policy KEY=VALUE...\n"
+     "                       Change policy keys (polkit: org.ttygroup1.set-policy)\n"
+     "  set-user-policy KEY=VALUE...\n"
+     "                       Change your own sessions' Enabled, GroupTerminals or\n"
+     "                       TerminalWeight, within the system policy (polkit:\n"
+     "                       org.ttygroup1.set-user-policy)\n"
+     "  enable, disable      Same as set-policy Enabled=true / Enabled=false"),
+  /* Translators: only "Policy keys:" is to be translated: the key names and
+   * their values are what set-policy and ttygroup.conf take */
+  N_("Policy keys:\n"
+     "  Enabled, GroupTerminals, ManageGreeter                 true/false, yes/no, 1/0\n"
+     "  ActiveSessionWeight, SessionWeight, RemoteSessionWeight,\n"
+     "  TerminalWeight                                         1..10000"),
+  /* Translators: keep ttygroupctl(1) and org.ttygroup1(5) (manual pages) as they are */
+  N_("Exit status: 0 on success, 1 when the call failed (the D-Bus error is printed),\n"
+     "2 for a wrong command line. See ttygroupctl(1) and org.ttygroup1(5)."),
+};
 
 int
 main (int argc, char **argv)
@@ -925,18 +992,27 @@ main (int argc, char **argv)
   gboolean version = FALSE;
   const Command *cmd = NULL;
   int n, r;
+  g_autofree char *help_text = NULL;
+  /* The descriptions are translated by GOption (its translation domain) */
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print JSON (one document on one line)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, N_("Print JSON (one document on one line)"), NULL },
     { "no-ask-password", 0, 0, G_OPTION_ARG_NONE, &arg_no_ask_password,
-      "Do not ask for a password when polkit wants one: fail instead", NULL },
-    { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
+      N_("Do not ask for a password when polkit wants one: fail instead"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
     { NULL }
   };
 
   setlocale (LC_ALL, "");
-  ctx = g_option_context_new ("COMMAND [ARGS...]");
-  g_option_context_set_summary (ctx, "Query and change ttygroupd, the per-session and per-terminal CPU groups.");
-  g_option_context_set_description (ctx, DESCRIPTION);
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Translators: the arguments in "Usage: ttygroupctl [OPTION...] COMMAND [ARGS...]" */
+  ctx = g_option_context_new (_("COMMAND [ARGS...]"));
+  g_option_context_set_translation_domain (ctx, GETTEXT_PACKAGE);
+  g_option_context_set_summary (ctx, _("Query and change ttygroupd, the per-session and per-terminal CPU groups."));
+  help_text = g_strjoin ("\n\n", _(description[0]), _(description[1]), _(description[2]), NULL);
+  g_option_context_set_description (ctx, help_text);
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return usage_error ("%s", error->message);
@@ -946,24 +1022,27 @@ main (int argc, char **argv)
       return EXIT_OK;
     }
   if (argc < 2)
-    return usage_error ("no command given");
+    return usage_error ("%s", _("no command given"));
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
       cmd = &commands[i];
   if (!cmd)
-    return usage_error ("unknown command '%s'", argv[1]);
+    return usage_error (_("unknown command '%s'"), argv[1]);
 
   n = argc - 2;
   if (n < cmd->min_args)
-    return usage_error ("%s: missing argument", cmd->name);
+    /* Translators: %s is a command name (explain, set-policy...) */
+    return usage_error (_("%s: missing argument"), cmd->name);
   if (cmd->max_args >= 0 && n > cmd->max_args)
-    return usage_error ("%s: unexpected argument '%s'", cmd->name, argv[2 + cmd->max_args]);
+    /* Translators: the first %s is a command name (explain, status...), the
+     * second the argument given */
+    return usage_error (_("%s: unexpected argument '%s'"), cmd->name, argv[2 + cmd->max_args]);
 
   r = cmd->run (argv + 2, n);
   if (fflush (stdout) != 0 || ferror (stdout))
     {
-      g_printerr ("ttygroupctl: Failed to write the output: %s\n", g_strerror (errno));
+      print_error (_("Failed to write the output: %s"), g_strerror (errno));
       return EXIT_FAIL;
     }
   return r;

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "agentpolicy.h"
+
+#include <string.h>
+
+GVariant *
+ttg_agent_prefs_to_request (const TtgAgentPrefs *prefs, gboolean with_weight)
+{
+  GVariantBuilder b;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&b, "{sv}", "Enabled", g_variant_new_boolean (prefs->enabled));
+  g_variant_builder_add (&b, "{sv}", "GroupTerminals", g_variant_new_boolean (prefs->group_terminals));
+  if (with_weight)
+    g_variant_builder_add (&b, "{sv}", "TerminalWeight", g_variant_new_uint64 (prefs->terminal_weight));
+  return g_variant_builder_end (&b);
+}
+
+void
+ttg_agent_system_from_policy (GVariant *policy, TtgAgentSystem *out)
+{
+  out->enabled = TRUE;
+  out->group_terminals = TRUE;
+  out->terminal_weight = 100;
+  if (!policy || !g_variant_is_of_type (policy, G_VARIANT_TYPE_VARDICT))
+    return;
+  (void) g_variant_lookup (policy, "Enabled", "b", &out->enabled);
+  (void) g_variant_lookup (policy, "GroupTerminals", "b", &out->group_terminals);
+  (void) g_variant_lookup (policy, "TerminalWeight", "t", &out->terminal_weight);
+}
+
+guint64
+ttg_agent_scope_weight (const TtgAgentSystem *system, const TtgAgentPrefs *prefs, guint64 accepted_weight)
+{
+  guint64 w;
+
+  if (!system->enabled || !system->group_terminals || !prefs->enabled || !prefs->group_terminals)
+    return TTG_AGENT_WEIGHT_UNSET;
+  w = accepted_weight ? accepted_weight : system->terminal_weight;
+  return MIN (w, system->terminal_weight);
+}
+
+gboolean
+ttg_agent_is_terminal_scope (const char *unit, const char *const *patterns)
+{
+  if (!unit || !g_str_has_suffix (unit, ".scope") || !patterns)
+    return FALSE;
+  for (; *patterns; patterns++)
+    if (g_pattern_match_simple (*patterns, unit))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_user_manager_unit (const char *name)
+{
+  const char *p;
+
+  if (!g_str_has_prefix (name, "user@") || !g_str_has_suffix (name, ".service"))
+    return FALSE;
+  p = name + strlen ("user@");
+  if (*p == '.')
+    return FALSE;
+  for (; *p != '.'; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  return TRUE;
+}
+
+char *
+ttg_agent_user_manager_cgroup (const char *proc_self_cgroup)
+{
+  g_auto(GStrv) lines = g_strsplit (proc_self_cgroup ? proc_self_cgroup : "", "\n", -1);
+
+  for (char **l = lines; *l; l++)
+    {
+      g_auto(GStrv) parts = NULL;
+
+      if (!g_str_has_prefix (*l, "0::/"))
+        continue;
+      parts = g_strsplit (*l + 3, "/", -1);
+      for (guint i = 0; parts[i]; i++)
+        if (is_user_manager_unit (parts[i]))
+          {
+            GString *path = g_string_new (NULL);
+
+            for (guint j = 1; j <= i; j++)
+              g_string_append_printf (path, "/%s", parts[j]);
+            return g_string_free (path, FALSE);
+          }
+    }
+  return NULL;
+}
+
+char *
+ttg_agent_request_to_string (GVariant *request)
+{
+  GString *s = g_string_new (NULL);
+  GVariantIter it;
+  const char *key;
+  GVariant *value;
+
+  g_variant_iter_init (&it, request);
+  while (g_variant_iter_loop (&it, "{&sv}", &key, &value))
+    {
+      g_autofree char *text = NULL;
+
+      if (g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
+        text = g_strdup (g_variant_get_boolean (value) ? "true" : "false");
+      else
+        text = g_variant_print (value, FALSE);
+      g_string_append_printf (s, "%s%s=%s", s->len ? " " : "", key, text);
+    }
+  return g_string_free (s, FALSE);
+}
