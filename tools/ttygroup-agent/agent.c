@@ -25,6 +25,7 @@ struct _TtgAgent {
   gboolean system_known;   /* its Policy has been read */
   TtgAgentSystem system;
   guint64 accepted_weight; /* TerminalWeight the service took from us; 0: none */
+  guint64 refused_weight;  /* one it refused (above the bound); not sent again */
   gboolean pushing;
   gboolean push_again;
 };
@@ -98,6 +99,7 @@ on_pushed (GObject *source, GAsyncResult *res, gpointer user_data)
            * weight the service had and still apply the switches. */
           g_warning (_("ttygroupd refused the terminal weight %" G_GUINT64_FORMAT " (%s); "
                        "the previous weight stays"), p->weight, error->message);
+          a->refused_weight = p->weight;
           a->pushing = FALSE;
           send_request (a, FALSE);
           push_free (p);
@@ -135,6 +137,8 @@ send_request (TtgAgent *a, gboolean with_weight)
 static void
 push (TtgAgent *a)
 {
+  guint64 weight;
+
   if (!a->service_owner)
     return;
   if (a->pushing)
@@ -143,7 +147,13 @@ push (TtgAgent *a)
       return;
     }
   a->push_again = FALSE;
-  send_request (a, TRUE);
+  /* A weight already refused is not offered again, until it changes or the
+   * administrator's bound does. */
+  weight = g_settings_get_uint (a->settings, "terminal-weight");
+  if (weight == a->refused_weight)
+    g_message (_("Not sending the terminal weight %" G_GUINT64_FORMAT " again: ttygroupd refused it "
+                 "and its bound has not changed since"), weight);
+  send_request (a, weight != a->refused_weight);
 }
 
 static gboolean
@@ -176,8 +186,16 @@ on_settings_changed (GSettings *settings, const char *key, gpointer user_data)
 static void
 take_policy (TtgAgent *a, GVariant *policy)
 {
+  guint64 bound_before = a->system_known ? a->system.terminal_weight : 0;
+
   ttg_agent_system_from_policy (policy, &a->system);
   a->system_known = TRUE;
+  if (a->refused_weight && a->system.terminal_weight != bound_before)
+    {
+      /* the bound moved: the weight may fit now */
+      a->refused_weight = 0;
+      push (a);
+    }
   g_debug ("System policy: Enabled=%d GroupTerminals=%d TerminalWeight=%" G_GUINT64_FORMAT,
            a->system.enabled, a->system.group_terminals, a->system.terminal_weight);
   update_scopes (a);
@@ -245,6 +263,7 @@ on_service_appeared (GDBusConnection *bus, const char *name, const char *owner, 
   /* A new instance of the service holds nothing of ours: it starts from the
    * system policy until the push is answered. */
   a->accepted_weight = 0;
+  a->refused_weight = 0;
   a->system_known = FALSE;
   a->pushing = FALSE;
   read_policy (a);

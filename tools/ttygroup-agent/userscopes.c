@@ -68,7 +68,7 @@ on_listed (GObject *source, GAsyncResult *res, gpointer user_data)
       return;
     }
   g_variant_get (reply, "(a(ssssssouso))", &it);
-  while (g_variant_iter_next (it, "(&sssssso&suso)", &unit, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
+  while (g_variant_iter_next (it, "(&ssssssouso)", &unit, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
     if (ttg_agent_is_terminal_scope (unit, (const char *const *) s->patterns))
       set_unit_weight (s, unit);
 }
