@@ -200,7 +200,7 @@ testcase_one_agent_per_user_started_with_the_graphical_session() {
     # a second one (the XDG autostart entry on a systemd desktop, say) leaves
     out=$(ttg_session_run "$v" '/usr/libexec/ttygroup-agent 2>&1; echo "rc=$?"')
     echo "$out"
-    assert_in 'Another ttygroup agent already runs' "$out"
+    assert_in 'Another ttygroup agent is already running' "$out"
     assert_in 'rc=0' "$out"
     assert_eq "$(ttg_session_run "$v" 'systemctl --user is-active ttygroup-agent.service')" active
     grep -qx 'X-systemd-skip=true' /etc/xdg/autostart/ttygroup-agent.desktop
@@ -211,8 +211,8 @@ testcase_translations() {
     local out
     out=$(LANG=de_DE.UTF-8 LANGUAGE= pkaction --verbose --action-id org.ttygroup1.set-user-policy)
     echo "$out"
-    assert_in 'description: *CPU-Aufteilung Ihrer eigenen Sitzungen' "$out"
-    assert_in 'message: *Legitimierung' "$out"
+    assert_in 'description: *Die CPU-Aufteilung Ihrer eigenen Sitzungen' "$out"
+    assert_in 'message: .*Legitimierung erforderlich' "$out"
     out=$(LANG=C pkaction --verbose --action-id org.ttygroup1.set-user-policy)
     assert_in 'description: *Change the CPU grouping of your own sessions' "$out"
 

@@ -4,6 +4,7 @@
 #include "agent.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "agentpolicy.h"
 #include "userscopes.h"
@@ -97,8 +98,8 @@ on_pushed (GObject *source, GAsyncResult *res, gpointer user_data)
         {
           /* The weight is outside what the administrator allows: keep the
            * weight the service had and still apply the switches. */
-          g_warning (_("ttygroupd refused the terminal weight %" G_GUINT64_FORMAT " (%s); "
-                       "the previous weight stays"), p->weight, error->message);
+          g_warning (_("ttygroupd refused the terminal weight %" PRIu64 " (%s); "
+                       "the previous weight stays"), (uint64_t) p->weight, error->message);
           a->refused_weight = p->weight;
           a->pushing = FALSE;
           send_request (a, FALSE);
@@ -151,8 +152,8 @@ push (TtgAgent *a)
    * administrator's bound does. */
   weight = g_settings_get_uint (a->settings, "terminal-weight");
   if (weight == a->refused_weight)
-    g_message (_("Not sending the terminal weight %" G_GUINT64_FORMAT " again: ttygroupd refused it "
-                 "and its bound has not changed since"), weight);
+    g_message (_("Not sending the terminal weight %" PRIu64 " again: ttygroupd refused it "
+                 "and its bound has not changed since"), (uint64_t) weight);
   send_request (a, weight != a->refused_weight);
 }
 

@@ -145,7 +145,7 @@ main (int argc, char **argv)
       if (other)
         {
           /* Both the user unit and the XDG autostart entry may start one. */
-          g_message (_("Another ttygroup agent already runs for this user; leaving it the work"));
+          g_message (_("Another ttygroup agent is already running for this user; leaving the work to it"));
           return 0;
         }
       fprintf (stderr, _("ttygroup-agent: could not own %s on the session bus: %s\n"), AGENT_BUS_NAME,

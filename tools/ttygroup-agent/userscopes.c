@@ -4,6 +4,7 @@
 #include "userscopes.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "agentpolicy.h"
 
@@ -20,12 +21,6 @@ struct _TtgUserScopes {
   guint job_removed_id;
 };
 
-static char *
-weight_text (guint64 weight)
-{
-  return weight == TTG_AGENT_WEIGHT_UNSET ? g_strdup (_("the default")) : g_strdup_printf ("%" G_GUINT64_FORMAT, weight);
-}
-
 static void
 on_unit_set (GObject *source, GAsyncResult *res, gpointer user_data)
 {
@@ -41,10 +36,12 @@ on_unit_set (GObject *source, GAsyncResult *res, gpointer user_data)
 static void
 set_unit_weight (TtgUserScopes *s, const char *unit)
 {
-  g_autofree char *text = weight_text (s->weight);
   GVariantBuilder props;
 
-  g_message (_("Terminal scope %s: CPU weight %s"), unit, text);
+  if (s->weight == TTG_AGENT_WEIGHT_UNSET)
+    g_message (_("Terminal scope %s: back to the default CPU weight"), unit);
+  else
+    g_message (_("Terminal scope %s: CPU weight %" PRIu64), unit, (uint64_t) s->weight);
   g_variant_builder_init (&props, G_VARIANT_TYPE ("a(sv)"));
   g_variant_builder_add (&props, "(sv)", "CPUWeight", g_variant_new_uint64 (s->weight));
   g_dbus_connection_call (s->bus, SYSTEMD_NAME, SYSTEMD_PATH, SYSTEMD_MANAGER, "SetUnitProperties",

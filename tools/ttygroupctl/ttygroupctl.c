@@ -36,6 +36,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (sd_bus_error, sd_bus_error_free)
 
 static gboolean arg_json;
 static gboolean arg_no_ask_password;
+static const char *arg_command; /* the command being run, for its messages */
 
 /* -------------------------------------------------------------- errors -- */
 
@@ -801,13 +802,14 @@ unknown_key (const char *key)
   for (guint i = 0; i < G_N_ELEMENTS (policy_keys); i++)
     {
       if (g_ascii_strcasecmp (key, policy_keys[i].key) == 0)
-        /* Translators: "set-policy" is the command name; the %s are policy key names */
-        return usage_error (_("set-policy: unknown key '%s' (did you mean '%s'?)"), key, policy_keys[i].key);
+        /* Translators: the first %s is the command name (set-policy, set-user-policy);
+         * the others are policy key names */
+        return usage_error (_("%s: unknown key '%s' (did you mean '%s'?)"), arg_command, key, policy_keys[i].key);
       g_string_append_printf (known, "%s%s", i ? ", " : "", policy_keys[i].key);
     }
-  /* Translators: "set-policy" is the command name; the second %s is the
-   * comma-separated list of the policy key names */
-  return usage_error (_("set-policy: unknown key '%s'; the keys are %s"), key, known->str);
+  /* Translators: the first %s is the command name (set-policy, set-user-policy); the
+   * second the key given, the third the comma-separated list of the policy key names */
+  return usage_error (_("%s: unknown key '%s'; the keys are %s"), arg_command, key, known->str);
 }
 
 /* Appends the a{sv} of KEY=VALUE arguments to m, or only checks them when m
@@ -830,9 +832,9 @@ append_changes (sd_bus_message *m, char **args, int n)
       char type = 0;
 
       if (!eq || eq == args[i])
-        /* Translators: "set-policy" is the command name; KEY=VALUE is the
-         * syntax of its arguments (may be translated like in the --help text) */
-        return usage_error (_("set-policy: expected KEY=VALUE, got '%s'"), args[i]);
+        /* Translators: the first %s is the command name (set-policy, set-user-policy);
+         * KEY=VALUE is the syntax of its arguments (may be translated like in the --help text) */
+        return usage_error (_("%s: expected KEY=VALUE, got '%s'"), arg_command, args[i]);
       key = g_strndup (args[i], eq - args[i]);
       value = eq + 1;
       for (guint k = 0; k < G_N_ELEMENTS (policy_keys); k++)
@@ -841,18 +843,19 @@ append_changes (sd_bus_message *m, char **args, int n)
       if (!type)
         return unknown_key (key);
       if (!g_hash_table_add (seen, g_strdup (key)))
-        /* Translators: "set-policy" is the command name; %s is a policy key name */
-        return usage_error (_("set-policy: %s given twice"), key);
+        /* Translators: the first %s is the command name (set-policy, set-user-policy);
+         * the second a policy key name */
+        return usage_error (_("%s: %s given twice"), arg_command, key);
 
       if (type == SD_BUS_TYPE_BOOLEAN)
         {
           int b;
 
           if (!parse_boolean (value, &b))
-            /* Translators: "set-policy" is the command name; the first %s is a
-             * policy key name, the second the value given. true/false, yes/no
+            /* Translators: the first %s is the command name (set-policy, set-user-policy);
+             * the second a policy key name, the third the value given. true/false, yes/no
              * and 1/0 are the values it takes: keep them in English */
-            return usage_error (_("set-policy: %s takes a boolean (true/false, yes/no, 1/0), not '%s'"), key, value);
+            return usage_error (_("%s: %s takes a boolean (true/false, yes/no, 1/0), not '%s'"), arg_command, key, value);
           r = m ? sd_bus_message_append (m, "{sv}", key, "b", b) : 0;
         }
       else
@@ -860,9 +863,9 @@ append_changes (sd_bus_message *m, char **args, int n)
           guint64 t;
 
           if (!parse_number (value, &t))
-            /* Translators: "set-policy" is the command name; the first %s is a
-             * policy key name, the second the value given */
-            return usage_error (_("set-policy: %s takes a weight (a decimal number), not '%s'"), key, value);
+            /* Translators: the first %s is the command name (set-policy, set-user-policy);
+             * the second a policy key name, the third the value given */
+            return usage_error (_("%s: %s takes a weight (a decimal number), not '%s'"), arg_command, key, value);
           r = m ? sd_bus_message_append (m, "{sv}", key, "t", (uint64_t) t) : 0;
         }
       if (r < 0)
@@ -1039,6 +1042,7 @@ main (int argc, char **argv)
      * second the argument given */
     return usage_error (_("%s: unexpected argument '%s'"), cmd->name, argv[2 + cmd->max_args]);
 
+  arg_command = cmd->name;
   r = cmd->run (argv + 2, n);
   if (fflush (stdout) != 0 || ferror (stdout))
     {
