@@ -2,7 +2,7 @@
 # The demo, inside the VM (tools/demo runs it with tools/vm run): a user logs
 # in, starts a build-like load in one terminal and an interactive probe in
 # another, and we look at the groups and at the probe's CPU share with and
-# without ttygroup.
+# without ttygroup; then a desktop user flips her gsettings switch.
 set -eu
 . /opt/ttygroup-test/lib.sh
 . /opt/ttygroup-test/integration/service.sh
@@ -52,6 +52,22 @@ hr "ttygroup on again"
 ttg_policy Enabled=true
 wait_until 10 ttg_grouped "$A"
 systemctl list-units --no-pager --no-legend 'ttygroup-pty-*'
+
+hr "the desktop switch: carol on the seat (tty5); her agent runs, as with a graphical session"
+C=$(ttg_open_vt_session carol tty5)
+ttg_session_run "$C" "systemctl --user start ttygroup-agent.service"
+CT=$(ttg_new_pty_in_session "$C" 'sleep 3600')
+wait_until 20 ttg_grouped "$CT"
+echo "carol's terminal: $(ttg_unit_of_pid "$CT")"
+ms=$(ttg_session_run "$C" "t0=\$(date +%s%N); gsettings set org.ttygroup1 enabled false
+    for i in \$(seq 1000); do grep -q '/session-$C.scope\$' /proc/$CT/cgroup && break; sleep 0.01; done
+    echo \$(( (\$(date +%s%N) - t0) / 1000000 ))")
+echo "carol: gsettings set org.ttygroup1 enabled false -> her terminal is back in $(ttg_unit_of_pid "$CT") after $ms ms (alive: $(kill -0 "$CT" && echo yes))"
+echo "alice's terminal groups, untouched: $(ttg_group_count)"
+journalctl -o cat --no-pager _SYSTEMD_USER_UNIT=ttygroup-agent.service | tail -n 3
+ttg_session_run "$C" "gsettings set org.ttygroup1 enabled true"
+wait_until 10 ttg_grouped "$CT"
+echo "carol: enabled true -> $(ttg_unit_of_pid "$CT")"
 
 hr "result"
 awk -v w="$with" -v o="$without" 'BEGIN {

@@ -161,6 +161,33 @@ testcase_service_restart_reapplies_settings() {
     wait_until 15 ttg_grouped "$pv2"
 }
 
+testcase_settings_refused_in_the_background_apply_back_in_front() {
+    local v b pv before
+    v=$(ttg_open_vt_session alice tty5)
+    start_agent "$v" 1001
+    pv=$(ttg_new_pty_in_session "$v" 'sleep 600')
+    wait_until 10 ttg_grouped "$pv"
+    ttg_session_run "$v" "gsettings set $SCHEMA enabled false"
+    wait_until 10 ttg_in_session_scope "$pv"
+
+    # bob takes the seat; alice's session goes to the background, where
+    # polkit no longer allows her agent (set-user-policy: active user only)
+    b=$(ttg_open_vt_session bob tty6)
+    assert_eq "$(loginctl show-session -p Active --value "$v")" no
+    before=$(agent_log_count 1001 'polkit refused')
+    systemctl restart ttygroupd
+    wait_agent_log 1001 'polkit refused' "$before"
+    # the restarted service knows nothing of her settings meanwhile
+    wait_until 15 ttg_grouped "$pv"
+
+    # back in front: the agent sends them again at the seat switch
+    before=$(agent_log_count 1001 'ttygroupd applied my settings: Enabled=false')
+    loginctl activate "$v"
+    wait_agent_log 1001 'ttygroupd applied my settings: Enabled=false' "$before"
+    wait_until 10 ttg_in_session_scope "$pv"
+    assert_true kill -0 "$pv"
+}
+
 testcase_user_manager_terminal_scopes_get_the_weight() {
     local v vte1 vte2 app other
     v=$(ttg_open_vt_session alice tty5)

@@ -20,6 +20,7 @@ struct _TtgAgent {
   GCancellable *cancellable;
   guint watch_id;
   guint props_changed_id;
+  guint seat_changed_id;
   guint push_idle_id;
 
   char *service_owner;     /* NULL while ttygroupd is not on the bus */
@@ -29,6 +30,7 @@ struct _TtgAgent {
   guint64 refused_weight;  /* one it refused (above the bound); not sent again */
   gboolean pushing;
   gboolean push_again;
+  gboolean refused_access; /* polkit said no (not the active session): retry on a seat switch */
 };
 
 static void push (TtgAgent *a);
@@ -84,6 +86,7 @@ on_pushed (GObject *source, GAsyncResult *res, gpointer user_data)
       push_free (p);
       return;
     }
+  a->refused_access = FALSE;
   if (reply)
     {
       g_message (_("ttygroupd applied my settings: %s"), text);
@@ -106,8 +109,19 @@ on_pushed (GObject *source, GAsyncResult *res, gpointer user_data)
           push_free (p);
           return;
         }
-      g_warning (_("ttygroupd did not apply my settings (%s): %s: %s"), text,
-                 remote ? remote : "", error->message);
+      if (g_strcmp0 (remote, "org.freedesktop.DBus.Error.AccessDenied") == 0
+          || g_strcmp0 (remote, "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired") == 0)
+        {
+          /* polkit allows the user of the active local session; this user's
+           * session may just be in the background (another user's on the
+           * seat): sent again when the seat switches. */
+          a->refused_access = TRUE;
+          g_message (_("ttygroupd did not apply my settings (%s), polkit refused: %s; "
+                       "they are sent again when a seat switches sessions"), text, error->message);
+        }
+      else
+        g_warning (_("ttygroupd did not apply my settings (%s): %s: %s"), text,
+                   remote ? remote : "", error->message);
     }
   a->pushing = FALSE;
   push_free (p);
@@ -251,6 +265,27 @@ on_properties_changed (GDBusConnection *bus, const char *sender, const char *pat
     read_policy (a);
 }
 
+/* A seat's active session changed: maybe this user's session is in front
+ * now, so settings polkit refused before may be allowed. */
+static void
+on_seat_changed (GDBusConnection *bus, const char *sender, const char *path, const char *iface,
+                 const char *signal, GVariant *params, gpointer user_data)
+{
+  TtgAgent *a = user_data;
+  g_autoptr(GVariant) changed = NULL;
+  g_autoptr(GVariant) active = NULL;
+  g_autofree const char **invalidated = NULL;
+
+  if (!a->refused_access || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sa{sv}as)")))
+    return;
+  g_variant_get (params, "(&s@a{sv}^a&s)", NULL, &changed, &invalidated);
+  active = g_variant_lookup_value (changed, "ActiveSession", NULL);
+  if (!active && !g_strv_contains (invalidated, "ActiveSession"))
+    return;
+  g_debug ("Seat %s switched sessions: sending the refused settings again", path);
+  push (a);
+}
+
 static void
 on_service_appeared (GDBusConnection *bus, const char *name, const char *owner, gpointer user_data)
 {
@@ -300,6 +335,10 @@ ttg_agent_new (GSettings *settings, GDBusConnection *system_bus, GDBusConnection
                                                             "org.freedesktop.DBus.Properties", "PropertiesChanged",
                                                             SERVICE_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                                             on_properties_changed, a, NULL);
+  a->seat_changed_id = g_dbus_connection_signal_subscribe (a->system_bus, "org.freedesktop.login1",
+                                                           "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                                                           NULL, "org.freedesktop.login1.Seat",
+                                                           G_DBUS_SIGNAL_FLAGS_NONE, on_seat_changed, a, NULL);
   /* Appeared fires for the service already running and again after every
    * restart: each time, the settings are sent anew. */
   a->watch_id = g_bus_watch_name_on_connection (a->system_bus, TTG_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
@@ -315,6 +354,7 @@ ttg_agent_free (TtgAgent *a)
   g_cancellable_cancel (a->cancellable);
   g_bus_unwatch_name (a->watch_id);
   g_dbus_connection_signal_unsubscribe (a->system_bus, a->props_changed_id);
+  g_dbus_connection_signal_unsubscribe (a->system_bus, a->seat_changed_id);
   g_signal_handlers_disconnect_by_data (a->settings, a);
   g_clear_handle_id (&a->push_idle_id, g_source_remove);
   ttg_user_scopes_free (a->scopes);
