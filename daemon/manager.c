@@ -535,8 +535,10 @@ reconcile (TtgManager *m)
       if (!s || !ttg_model_session_splits_terminals (session_policy (m, s), s))
         {
           const TtgPolicy *p = session_policy (m, s);
-          const char *why = !p->enabled ? "grouping is disabled"
-                            : !p->group_terminals ? "terminal grouping is disabled"
+          const char *why = !m->policy.enabled ? "grouping is disabled"
+                            : !p->enabled ? "its user turned grouping off (SetUserPolicy)"
+                            : !m->policy.group_terminals ? "terminal grouping is disabled"
+                            : !p->group_terminals ? "its user turned terminal grouping off (SetUserPolicy)"
                             : !s ? "its session is gone"
                             : !s->is_display ? "its session is no longer the user's display session"
                             : "its session no longer splits terminals";

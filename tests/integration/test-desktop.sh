@@ -76,6 +76,9 @@ testcase_gsettings_switch_applies_to_own_sessions_only() {
     assert_true ttg_in_session_scope "$pv"
     assert_true kill -0 "$pv"
     assert_eq "$(ttg_session_of_pid "$pv")" "$v" "the terminal is still in its session for logind"
+    # the service's log says why
+    assert_in "back in session-$v.scope, because its user turned grouping off \(SetUserPolicy\)" \
+        "$(journalctl -b -u ttygroupd -o cat --no-pager)"
     # bob's groups are untouched
     sleep 1
     assert_true ttg_grouped "$pb"
