@@ -59,10 +59,8 @@ ttg_session_run "$C" "systemctl --user start ttygroup-agent.service"
 CT=$(ttg_new_pty_in_session "$C" 'sleep 3600')
 wait_until 20 ttg_grouped "$CT"
 echo "carol's terminal: $(ttg_unit_of_pid "$CT")"
-ms=$(ttg_session_run "$C" "t0=\$(date +%s%N); gsettings set org.ttygroup1 enabled false
-    for i in \$(seq 1000); do grep -q '/session-$C.scope\$' /proc/$CT/cgroup && break; sleep 0.01; done
-    echo \$(( (\$(date +%s%N) - t0) / 1000000 ))")
-echo "carol: gsettings set org.ttygroup1 enabled false -> her terminal is back in $(ttg_unit_of_pid "$CT") after $ms ms (alive: $(kill -0 "$CT" && echo yes))"
+ms=$(ttg_session_run "$C" "switchlat '/session-$C.scope' $CT 20000 gsettings set org.ttygroup1 enabled false")
+echo "carol: gsettings set org.ttygroup1 enabled false -> her terminal is back in $(ttg_unit_of_pid "$CT"): $ms (alive: $(kill -0 "$CT" && echo yes))"
 echo "alice's terminal groups, untouched: $(ttg_group_count)"
 journalctl -o cat --no-pager _SYSTEMD_USER_UNIT=ttygroup-agent.service | tail -n 3
 ttg_session_run "$C" "gsettings set org.ttygroup1 enabled true"
