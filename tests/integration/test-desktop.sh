@@ -208,6 +208,11 @@ testcase_user_manager_terminal_scopes_get_the_weight() {
     wait_eq 15 40 user_scope_weight 1001 app-org.example.Terminal-77.scope
     assert_eq "$(user_scope_weight 1001 other-tool-1.scope)" 100 "a scope that is not a terminal is left alone"
 
+    # a narrower list: what no longer counts as a terminal is let go
+    ttg_session_run "$v" "gsettings set $SCHEMA terminal-scopes \"['vte-spawn-*.scope']\""
+    wait_eq 10 "[not set]" user_scope_cpuweight "$v" app-org.example.Terminal-77.scope
+    assert_eq "$(user_scope_weight 1001 vte-spawn-0f1e2d3c.scope)" 40
+
     # grouping off for this user: back to systemd's default (no weight set;
     # systemd may then even turn the cpu controller off below app.slice)
     ttg_session_run "$v" "gsettings set $SCHEMA enabled false"

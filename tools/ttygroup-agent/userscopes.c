@@ -34,30 +34,47 @@ on_unit_set (GObject *source, GAsyncResult *res, gpointer user_data)
 }
 
 static void
-set_unit_weight (TtgUserScopes *s, const char *unit)
+set_unit_cpu_weight (TtgUserScopes *s, const char *unit, guint64 weight)
 {
   GVariantBuilder props;
 
-  if (s->weight == TTG_AGENT_WEIGHT_UNSET)
+  if (weight == TTG_AGENT_WEIGHT_UNSET)
     g_message (_("Terminal scope %s: back to the default CPU weight"), unit);
   else
-    g_message (_("Terminal scope %s: CPU weight %" PRIu64), unit, (uint64_t) s->weight);
+    g_message (_("Terminal scope %s: CPU weight %" PRIu64), unit, (uint64_t) weight);
   g_variant_builder_init (&props, G_VARIANT_TYPE ("a(sv)"));
-  g_variant_builder_add (&props, "(sv)", "CPUWeight", g_variant_new_uint64 (s->weight));
+  g_variant_builder_add (&props, "(sv)", "CPUWeight", g_variant_new_uint64 (weight));
   g_dbus_connection_call (s->bus, SYSTEMD_NAME, SYSTEMD_PATH, SYSTEMD_MANAGER, "SetUnitProperties",
                           g_variant_new ("(sba(sv))", unit, TRUE, &props), NULL,
                           G_DBUS_CALL_FLAGS_NONE, -1, s->cancellable, on_unit_set, g_strdup (unit));
 }
 
 static void
+set_unit_weight (TtgUserScopes *s, const char *unit)
+{
+  set_unit_cpu_weight (s, unit, s->weight);
+}
+
+/* A listing of running scopes by patterns; released: the patterns a scope
+ * matched before an edit of the list (NULL: give the matching scopes the
+ * weight). */
+typedef struct {
+  TtgUserScopes *scopes;
+  char **released;
+} Listing;
+
+static void
 on_listed (GObject *source, GAsyncResult *res, gpointer user_data)
 {
-  TtgUserScopes *s = user_data;
+  Listing *l = user_data;
+  TtgUserScopes *s = l->scopes;
+  g_auto(GStrv) released = l->released;
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), res, &error);
   g_autoptr(GVariantIter) it = NULL;
   const char *unit;
 
+  g_free (l);
   if (!reply)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -66,22 +83,37 @@ on_listed (GObject *source, GAsyncResult *res, gpointer user_data)
     }
   g_variant_get (reply, "(a(ssssssouso))", &it);
   while (g_variant_iter_next (it, "(&ssssssouso)", &unit, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
-    if (ttg_agent_is_terminal_scope (unit, (const char *const *) s->patterns))
-      set_unit_weight (s, unit);
+    {
+      gboolean now = ttg_agent_is_terminal_scope (unit, (const char *const *) s->patterns);
+
+      if (!released && now)
+        set_unit_weight (s, unit);
+      else if (released && !now && ttg_agent_is_terminal_scope (unit, (const char *const *) released))
+        set_unit_cpu_weight (s, unit, TTG_AGENT_WEIGHT_UNSET); /* no longer a terminal: let go */
+    }
+}
+
+static void
+list_scopes (TtgUserScopes *s, char **patterns, char **released)
+{
+  const char *states[] = { "active", "activating", NULL };
+  Listing *l = g_new0 (Listing, 1);
+
+  l->scopes = s;
+  l->released = released;
+  g_dbus_connection_call (s->bus, SYSTEMD_NAME, SYSTEMD_PATH, SYSTEMD_MANAGER, "ListUnitsByPatterns",
+                          g_variant_new ("(^as^as)", states, patterns),
+                          G_VARIANT_TYPE ("(a(ssssssouso))"), G_DBUS_CALL_FLAGS_NONE, -1,
+                          s->cancellable, on_listed, l);
 }
 
 /* Every running terminal scope gets the current weight. */
 static void
 apply_all (TtgUserScopes *s)
 {
-  const char *states[] = { "active", "activating", NULL };
-
   if (!s->have_weight || !s->patterns || !s->patterns[0])
     return;
-  g_dbus_connection_call (s->bus, SYSTEMD_NAME, SYSTEMD_PATH, SYSTEMD_MANAGER, "ListUnitsByPatterns",
-                          g_variant_new ("(^as^as)", states, s->patterns),
-                          G_VARIANT_TYPE ("(a(ssssssouso))"), G_DBUS_CALL_FLAGS_NONE, -1,
-                          s->cancellable, on_listed, s);
+  list_scopes (s, s->patterns, NULL);
 }
 
 /* A scope is started by a job; when it is done the scope runs and has its
@@ -146,8 +178,20 @@ ttg_user_scopes_set_patterns (TtgUserScopes *s, const char *const *patterns)
 {
   if (s->patterns && patterns && g_strv_equal ((const char *const *) s->patterns, patterns))
     return;
-  g_strfreev (s->patterns);
-  s->patterns = g_strdupv ((char **) patterns);
+  /* scopes that were terminals by the old list and are no longer get
+   * systemd's default back */
+  if (s->have_weight && s->weight != TTG_AGENT_WEIGHT_UNSET && s->patterns && s->patterns[0])
+    {
+      char **old = s->patterns;
+
+      s->patterns = g_strdupv ((char **) patterns);
+      list_scopes (s, old, old);
+    }
+  else
+    {
+      g_strfreev (s->patterns);
+      s->patterns = g_strdupv ((char **) patterns);
+    }
   apply_all (s);
 }
 
