@@ -27,6 +27,23 @@ ttg_keyfile_error_line (const char *text, const char *message)
   return 0;
 }
 
+guint
+ttg_keyfile_first_content_line (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *l = lines[i];
+
+      while (g_ascii_isspace (*l))
+        l++;
+      if (*l && *l != '#')
+        return i + 1;
+    }
+  return 0;
+}
+
 static gboolean
 merge_file (TtgPolicy *p, const char *path, GError **error)
 {
@@ -40,7 +57,9 @@ merge_file (TtgPolicy *p, const char *path, GError **error)
 
       /* GKeyFile quotes the bad line but does not number it. */
       if (g_file_get_contents (path, &text, NULL, NULL))
-        line = ttg_keyfile_error_line (text, local->message);
+        line = g_error_matches (local, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
+                 ? ttg_keyfile_first_content_line (text)
+                 : ttg_keyfile_error_line (text, local->message);
       if (line > 0)
         g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", path, line, local->message);
       else

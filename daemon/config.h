@@ -18,4 +18,8 @@ gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
  * or 0 when the message quotes nothing that is found. */
 guint ttg_keyfile_error_line (const char *text, const char *message);
 
+/* The first line that is neither blank nor a comment, 1-based (0: none):
+ * where a key file that "does not start with a group" goes wrong. */
+guint ttg_keyfile_first_content_line (const char *text);
+
 G_END_DECLS

@@ -258,9 +258,10 @@ test_syntax_error_main (Fixture *fx, gconstpointer user_data)
   write_file (fx->main_file, "[Policy\nEnabled=true\n");
   assert_load_fails (fx, fx->main_file, "line", ".conf:1:", NULL);
 
-  /* Keys before any group; GKeyFile names neither line nor key here. */
-  write_file (fx->main_file, "Enabled=true\n");
-  assert_load_fails (fx, fx->main_file, NULL);
+  /* Keys before any group: GKeyFile names neither line nor key here; the
+   * first line that is not blank or a comment is where it goes wrong. */
+  write_file (fx->main_file, "# policy\n\n  Enabled=true\n[Policy]\n");
+  assert_load_fails (fx, fx->main_file, ".conf:3:", NULL);
 }
 
 static void
