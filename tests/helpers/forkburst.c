@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* forkburst: makes the process events of a parallel build: N children, each
  * forked and exec'ing /bin/true, up to J at a time.
- *   forkburst N J  -> "processes=N events=~3N wall_ms=..." */
+ *   forkburst N J [--no-exec] -> "processes=N events=~3N wall_ms=..."
+ * --no-exec: children exit at once (fork + exit, 2 events each): the
+ * cheapest way to flood the proc connector. */
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -11,12 +14,17 @@
 int
 main (int argc, char **argv)
 {
-  int n, j, running = 0, started = 0;
+  int n, j, running = 0, started = 0, exec_child = 1;
   struct timespec a, b;
 
+  if (argc == 4 && strcmp (argv[3], "--no-exec") == 0)
+    {
+      exec_child = 0;
+      argc--;
+    }
   if (argc != 3 || (n = atoi (argv[1])) <= 0 || (j = atoi (argv[2])) <= 0)
     {
-      fprintf (stderr, "usage: forkburst N JOBS\n");
+      fprintf (stderr, "usage: forkburst N JOBS [--no-exec]\n");
       return 2;
     }
   clock_gettime (CLOCK_MONOTONIC, &a);
@@ -27,8 +35,9 @@ main (int argc, char **argv)
           pid_t pid = fork ();
           if (pid == 0)
             {
-              execl ("/bin/true", "true", (char *) NULL);
-              _exit (127);
+              if (exec_child)
+                execl ("/bin/true", "true", (char *) NULL);
+              _exit (exec_child ? 127 : 0);
             }
           if (pid > 0)
             {
@@ -41,8 +50,8 @@ main (int argc, char **argv)
         running--;
     }
   clock_gettime (CLOCK_MONOTONIC, &b);
-  /* fork + exec + exit per child */
-  printf ("processes=%d events=%d wall_ms=%.0f\n", n, 3 * n,
+  /* fork + exec + exit per child (fork + exit with --no-exec) */
+  printf ("processes=%d events=%d wall_ms=%.0f\n", n, (exec_child ? 3 : 2) * n,
           (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
   return 0;
 }

@@ -154,4 +154,26 @@ testcase_only_display_session_splits() {
     assert_eq "$(polkit_verdict "$p")" no
 }
 
+# The kernel drops process events when the service cannot keep up (netlink
+# ENOBUFS): the service then rescans /proc and still finds the terminal that
+# was opened while its events were being dropped.
+testcase_lost_events_rescan() {
+    local s p0 p1 pid before
+    s=$(ttg_open_pty_session alice)
+    p0=$(ttg_new_pty_in_session "$s" 'sleep 600')
+    wait_until 10 ttg_grouped "$p0"
+    before=$(journalctl -b -u ttygroupd -o cat --no-pager | grep -c 'Process events were lost' || true)
+    pid=$(systemctl show -p MainPID --value ttygroupd)
+    # stopped, the service reads nothing: 80000 events overflow its 8 MiB
+    # socket buffer, and the new terminal's events come after the overflow
+    kill -STOP "$pid"
+    /opt/ttygroup-test/bin/forkburst 40000 16 --no-exec
+    p1=$(ttg_new_pty_in_session "$s" 'sleep 600')
+    kill -CONT "$pid"
+    wait_until 60 ttg_grouped "$p1"
+    assert_true ttg_grouped "$p0"
+    (( $(journalctl -b -u ttygroupd -o cat --no-pager | grep -c 'Process events were lost') > before )) \
+        || _ttg_fail "$(_ttg_where)" "no overflow was logged: the test did not provoke ENOBUFS"
+}
+
 run_testcases "$@"
