@@ -224,10 +224,30 @@ testcase_user_manager_terminal_scopes_get_the_weight() {
 }
 
 testcase_one_agent_per_user_started_with_the_graphical_session() {
-    local v out
+    local v out before
+    # a desktop session's target, the way GNOME's and Plasma's bind to it
+    cat > /etc/systemd/user/ttg-test-desktop.target <<'UNIT'
+[Unit]
+Description=A desktop session (test)
+BindsTo=graphical-session.target
+Before=graphical-session.target
+UNIT
     v=$(ttg_open_vt_session alice tty5)
+    # (an earlier test's agent may still run in alice's user manager)
+    ttg_session_run "$v" "gsettings reset-recursively $SCHEMA; systemctl --user stop ttygroup-agent.service; systemctl --user daemon-reload"
     out=$(ttg_session_run "$v" 'systemctl --user list-dependencies --plain --no-pager graphical-session.target')
     assert_in 'ttygroup-agent.service' "$out"
+    assert_eq "$(ttg_session_run "$v" 'systemctl --user is-active ttygroup-agent.service' || true)" inactive
+    # the desktop starts: the agent comes with graphical-session.target, no user setup
+    before=$(agent_log_count 1001 'ttygroupd applied my settings')
+    ttg_session_run "$v" 'systemctl --user start ttg-test-desktop.target'
+    wait_eq 20 active ttg_session_run "$v" 'systemctl --user is-active ttygroup-agent.service'
+    wait_agent_log 1001 'ttygroupd applied my settings' "$before"
+    # the desktop ends: so does the agent
+    ttg_session_run "$v" 'systemctl --user stop ttg-test-desktop.target'
+    wait_eq 20 inactive ttg_session_run "$v" 'systemctl --user is-active ttygroup-agent.service'
+    rm -f /etc/systemd/user/ttg-test-desktop.target
+
     start_agent "$v" 1001
     # a second one (the XDG autostart entry on a systemd desktop, say) leaves
     out=$(ttg_session_run "$v" '/usr/libexec/ttygroup-agent 2>&1; echo "rc=$?"')
