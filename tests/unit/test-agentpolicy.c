@@ -120,6 +120,36 @@ test_user_manager_cgroup (void)
   g_assert_null (ttg_agent_user_manager_cgroup (NULL));
 }
 
+static void
+test_property_changed (void)
+{
+  g_autoptr(GVariant) with_value = g_variant_ref_sink (g_variant_new_parsed (
+    "('org.ttygroup1.Manager', {'Policy': <{'Enabled': <false>}>, 'Enabled': <false>}, @as [])"));
+  g_autoptr(GVariant) invalidated = g_variant_ref_sink (g_variant_new_parsed (
+    "('org.freedesktop.login1.Seat', @a{sv} {}, ['ActiveSession'])"));
+  g_autoptr(GVariant) wrong_type = g_variant_ref_sink (g_variant_new_parsed ("('x', 1)"));
+  g_autoptr(GVariant) value = NULL;
+  gboolean b = TRUE;
+
+  g_assert_true (ttg_agent_property_changed (with_value, "org.ttygroup1.Manager", "Policy", &value));
+  g_assert_nonnull (value);
+  g_assert_true (g_variant_lookup (value, "Enabled", "b", &b));
+  g_assert_false (b);
+  g_clear_pointer (&value, g_variant_unref);
+
+  /* another property, another interface */
+  g_assert_false (ttg_agent_property_changed (with_value, "org.ttygroup1.Manager", "Status", &value));
+  g_assert_null (value);
+  g_assert_false (ttg_agent_property_changed (with_value, "org.freedesktop.login1.Seat", "Policy", &value));
+
+  /* only invalidated: changed, without a value */
+  g_assert_true (ttg_agent_property_changed (invalidated, "org.freedesktop.login1.Seat", "ActiveSession", &value));
+  g_assert_null (value);
+
+  g_assert_false (ttg_agent_property_changed (wrong_type, "x", "Policy", &value));
+  g_assert_false (ttg_agent_property_changed (NULL, "x", "Policy", &value));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -129,5 +159,6 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/scope-weight", test_scope_weight);
   g_test_add_func ("/agent/terminal-scope", test_terminal_scope);
   g_test_add_func ("/agent/user-manager-cgroup", test_user_manager_cgroup);
+  g_test_add_func ("/agent/property-changed", test_property_changed);
   return g_test_run ();
 }

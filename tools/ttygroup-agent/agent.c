@@ -247,21 +247,14 @@ on_properties_changed (GDBusConnection *bus, const char *sender, const char *pat
                        const char *signal, GVariant *params, gpointer user_data)
 {
   TtgAgent *a = user_data;
-  const char *changed_iface;
-  g_autoptr(GVariant) changed = NULL;
   g_autoptr(GVariant) policy = NULL;
-  g_autofree const char **invalidated = NULL;
 
   if (!a->service_owner || g_strcmp0 (sender, a->service_owner) != 0
-      || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sa{sv}as)")))
+      || !ttg_agent_property_changed (params, SERVICE_IFACE, "Policy", &policy))
     return;
-  g_variant_get (params, "(&s@a{sv}^a&s)", &changed_iface, &changed, &invalidated);
-  if (!g_str_equal (changed_iface, SERVICE_IFACE))
-    return;
-  policy = g_variant_lookup_value (changed, "Policy", G_VARIANT_TYPE_VARDICT);
-  if (policy)
+  if (policy && g_variant_is_of_type (policy, G_VARIANT_TYPE_VARDICT))
     take_policy (a, policy);
-  else if (g_strv_contains (invalidated, "Policy"))
+  else
     read_policy (a);
 }
 
@@ -272,15 +265,10 @@ on_seat_changed (GDBusConnection *bus, const char *sender, const char *path, con
                  const char *signal, GVariant *params, gpointer user_data)
 {
   TtgAgent *a = user_data;
-  g_autoptr(GVariant) changed = NULL;
   g_autoptr(GVariant) active = NULL;
-  g_autofree const char **invalidated = NULL;
 
-  if (!a->refused_access || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sa{sv}as)")))
-    return;
-  g_variant_get (params, "(&s@a{sv}^a&s)", NULL, &changed, &invalidated);
-  active = g_variant_lookup_value (changed, "ActiveSession", NULL);
-  if (!active && !g_strv_contains (invalidated, "ActiveSession"))
+  if (!a->refused_access
+      || !ttg_agent_property_changed (params, "org.freedesktop.login1.Seat", "ActiveSession", &active))
     return;
   g_debug ("Seat %s switched sessions: sending the refused settings again", path);
   push (a);

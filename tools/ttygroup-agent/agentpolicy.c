@@ -113,3 +113,20 @@ ttg_agent_request_to_string (GVariant *request)
     }
   return g_string_free (s, FALSE);
 }
+
+gboolean
+ttg_agent_property_changed (GVariant *params, const char *iface, const char *property, GVariant **value)
+{
+  const char *changed_iface;
+  g_autoptr(GVariant) changed = NULL;
+  g_autofree const char **invalidated = NULL;
+
+  *value = NULL;
+  if (!params || !g_variant_is_of_type (params, G_VARIANT_TYPE ("(sa{sv}as)")))
+    return FALSE;
+  g_variant_get (params, "(&s@a{sv}^a&s)", &changed_iface, &changed, &invalidated);
+  if (!g_str_equal (changed_iface, iface))
+    return FALSE;
+  *value = g_variant_lookup_value (changed, property, NULL);
+  return *value || g_strv_contains (invalidated, property);
+}

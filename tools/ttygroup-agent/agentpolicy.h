@@ -52,6 +52,13 @@ gboolean ttg_agent_is_terminal_scope (const char *unit, const char *const *patte
  * line), or NULL when the process is not under a user manager. */
 char *ttg_agent_user_manager_cgroup (const char *proc_self_cgroup);
 
+/* Whether the parameters of a PropertiesChanged signal ("(sa{sv}as)") say
+ * that property of iface changed: TRUE with *value (a new reference) when
+ * the signal carries the new value, TRUE with *value NULL when it only
+ * invalidates it, FALSE otherwise. */
+gboolean ttg_agent_property_changed (GVariant *params, const char *iface, const char *property,
+                                     GVariant **value);
+
 /* "Enabled=false GroupTerminals=true TerminalWeight=50" style text of a
  * request, for the log. */
 char *ttg_agent_request_to_string (GVariant *request);
