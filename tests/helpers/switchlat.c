@@ -14,14 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "monotonic.h"
 
 /* 1 when /proc/PID/cgroup contains pattern, 0 when not, -1 when gone */
 static int
