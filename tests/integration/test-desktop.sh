@@ -43,6 +43,23 @@ start_agent() {
     wait_agent_log "$2" 'ttygroupd applied my settings' "$before"
 }
 
+# alice_at_seat_with_terminal: alice logs in on the seat (tty5), her agent
+# runs, and she opens a terminal; sets the caller's v (her session) and pv
+# (the terminal's leader, grouped)
+alice_at_seat_with_terminal() {
+    v=$(ttg_open_vt_session alice tty5)
+    start_agent "$v" 1001
+    pv=$(ttg_new_pty_in_session "$v" 'sleep 600')
+    wait_until 10 ttg_grouped "$pv"
+}
+
+# switch_off HANDLE PID: the user's gsettings switch off; PID (a terminal's
+# leader) is back in its session scope
+switch_off() {
+    ttg_session_run "$1" "gsettings set $SCHEMA enabled false"
+    wait_until 10 ttg_in_session_scope "$2"
+}
+
 # user_scope_weight UID UNIT: cpu.weight of a scope of that user's manager
 user_scope_weight() {
     local cg
@@ -95,10 +112,7 @@ testcase_gsettings_switch_applies_to_own_sessions_only() {
 
 testcase_weight_stays_within_the_admins_bound() {
     local v pv unit before out
-    v=$(ttg_open_vt_session alice tty5)
-    start_agent "$v" 1001
-    pv=$(ttg_new_pty_in_session "$v" 'sleep 600')
-    wait_until 10 ttg_grouped "$pv"
+    alice_at_seat_with_terminal
     unit=$(ttg_unit_of_pid "$pv")
 
     ttg_session_run "$v" "gsettings set $SCHEMA terminal-weight 40"
@@ -134,12 +148,8 @@ testcase_weight_stays_within_the_admins_bound() {
 
 testcase_service_restart_reapplies_settings() {
     local v pv pv2 before
-    v=$(ttg_open_vt_session alice tty5)
-    start_agent "$v" 1001
-    pv=$(ttg_new_pty_in_session "$v" 'sleep 600')
-    wait_until 10 ttg_grouped "$pv"
-    ttg_session_run "$v" "gsettings set $SCHEMA enabled false"
-    wait_until 10 ttg_in_session_scope "$pv"
+    alice_at_seat_with_terminal
+    switch_off "$v" "$pv"
 
     # the service forgets user settings when it stops (runtime only): the
     # agent sees the new owner of org.ttygroup1 and sends them again
@@ -163,12 +173,8 @@ testcase_service_restart_reapplies_settings() {
 
 testcase_settings_refused_in_the_background_apply_back_in_front() {
     local v b pv before
-    v=$(ttg_open_vt_session alice tty5)
-    start_agent "$v" 1001
-    pv=$(ttg_new_pty_in_session "$v" 'sleep 600')
-    wait_until 10 ttg_grouped "$pv"
-    ttg_session_run "$v" "gsettings set $SCHEMA enabled false"
-    wait_until 10 ttg_in_session_scope "$pv"
+    alice_at_seat_with_terminal
+    switch_off "$v" "$pv"
 
     # bob takes the seat; alice's session goes to the background, where
     # polkit no longer allows her agent (set-user-policy: active user only)
