@@ -105,7 +105,10 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
-      fprintf (stderr, "ttygroup-agent: %s\n", error->message);
+      fprintf (stderr, "ttygroup-agent: ");
+      /* Translators: %s is the error of the command line (from GLib) */
+      fprintf (stderr, _("%s (see --help)"), error->message);
+      fprintf (stderr, "\n");
       return 2;
     }
   if (version)
