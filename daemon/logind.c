@@ -6,7 +6,13 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <systemd/sd-bus.h>
 #include <systemd/sd-login.h>
+
+#define LOGIN1_DEST "org.freedesktop.login1"
+#define LOGIN1_PATH "/org/freedesktop/login1"
+#define LOGIN1_MANAGER "org.freedesktop.login1.Manager"
+#define LOGIN1_SESSION "org.freedesktop.login1.Session"
 
 /* Logins touch several files under /run/systemd in a row; wait for the
  * burst to settle before re-reading. */
@@ -14,6 +20,8 @@
 
 struct TtgLogind {
   sd_event *event;
+  sd_bus *bus;
+  GHashTable *leaders; /* session id -> leader pid: it never changes for a session */
   sd_login_monitor *monitor;
   sd_event_source *io;
   sd_event_source *settle;
@@ -60,13 +68,15 @@ on_monitor (sd_event_source *s, int fd, uint32_t revents, void *user_data)
 }
 
 TtgLogind *
-ttg_logind_new (sd_event *event, TtgLogindChangedFunc on_changed,
+ttg_logind_new (sd_event *event, sd_bus *bus, TtgLogindChangedFunc on_changed,
                 gpointer user_data, GError **error)
 {
   g_autoptr(TtgLogind) l = g_new0 (TtgLogind, 1);
   int r, fd;
 
   l->event = sd_event_ref (event);
+  l->bus = sd_bus_ref (bus);
+  l->leaders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   l->on_changed = on_changed;
   l->user_data = user_data;
 
@@ -98,6 +108,8 @@ ttg_logind_free (TtgLogind *l)
   sd_event_source_disable_unref (l->io);
   if (l->monitor)
     sd_login_monitor_unref (l->monitor);
+  g_clear_pointer (&l->leaders, g_hash_table_unref);
+  sd_bus_unref (l->bus);
   sd_event_unref (l->event);
   g_free (l);
 }
@@ -112,8 +124,41 @@ steal_malloced (char *s)
   return copy;
 }
 
+/* The session's Leader, from logind's public D-Bus API (org.freedesktop.login1
+ * Session.Leader); 0 when logind does not answer (the session is gone). */
+static pid_t
+read_leader (TtgLogind *l, const char *id)
+{
+  g_auto(sd_bus_error) err = SD_BUS_ERROR_NULL;
+  g_autoptr(sd_bus_message) reply = NULL;
+  const char *path;
+  uint32_t leader = 0;
+  gpointer cached;
+  int r;
+
+  if (g_hash_table_lookup_extended (l->leaders, id, NULL, &cached))
+    return GPOINTER_TO_INT (cached);
+
+  r = sd_bus_call_method (l->bus, LOGIN1_DEST, LOGIN1_PATH, LOGIN1_MANAGER, "GetSession",
+                          &err, &reply, "s", id);
+  if (r >= 0)
+    r = sd_bus_message_read (reply, "o", &path);
+  if (r >= 0)
+    r = sd_bus_get_property_trivial (l->bus, LOGIN1_DEST, path, LOGIN1_SESSION, "Leader",
+                                     &err, 'u', &leader);
+  if (r < 0)
+    {
+      ttg_log_debug ("logind", "No leader for session %s: %s", id, err.message ?: g_strerror (-r));
+      return 0;
+    }
+  if (leader > G_MAXINT32)
+    leader = 0;
+  g_hash_table_insert (l->leaders, g_strdup (id), GINT_TO_POINTER ((int) leader));
+  return (pid_t) leader;
+}
+
 static TtgSession *
-read_session (const char *id)
+read_session (TtgLogind *l, const char *id)
 {
   g_autoptr(TtgSession) s = ttg_session_new (id);
   char *v = NULL;
@@ -133,20 +178,11 @@ read_session (const char *id)
     s->seat = steal_malloced (v);
   if (sd_session_get_tty (id, &v) >= 0)
     s->tty = steal_malloced (v);
+  if (sd_session_get_service (id, &v) >= 0)
+    s->service = steal_malloced (v);
   s->remote = sd_session_is_remote (id) > 0;
   s->active = sd_session_is_active (id) > 0;
-
-  /* sd-login of systemd 252 has no sd_session_get_leader(); logind keeps
-   * the leader in the session's state file. */
-  {
-    g_autofree char *path = g_strconcat ("/run/systemd/sessions/", id, NULL);
-    g_autofree char *text = ttg_read_file (path, NULL);
-    g_autofree char *leader = ttg_env_text_get (text, "LEADER");
-    guint64 pid;
-
-    if (leader && g_ascii_string_to_unsigned (leader, 10, 1, G_MAXINT32, &pid, NULL))
-      s->leader = (pid_t) pid;
-  }
+  s->leader = read_leader (l, id);
 
   if (sd_uid_get_display (s->uid, &v) >= 0)
     {
@@ -158,7 +194,7 @@ read_session (const char *id)
 }
 
 GHashTable *
-ttg_logind_read_sessions (GError **error)
+ttg_logind_read_sessions (TtgLogind *l, GError **error)
 {
   g_autoptr(GHashTable) sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                                            (GDestroyNotify) ttg_session_free);
@@ -183,12 +219,23 @@ ttg_logind_read_sessions (GError **error)
           free (*id);
           continue;
         }
-      s = read_session (*id);
+      s = read_session (l, *id);
       if (s)
         g_hash_table_insert (sessions, s->id, s);
       free (*id);
     }
   free (ids);
+
+  /* Forget the leaders of sessions that ended. */
+  {
+    GHashTableIter it;
+    const char *known;
+
+    g_hash_table_iter_init (&it, l->leaders);
+    while (g_hash_table_iter_next (&it, (gpointer *) &known, NULL))
+      if (!g_hash_table_contains (sessions, known))
+        g_hash_table_iter_remove (&it);
+  }
 
   return g_steal_pointer (&sessions);
 }

@@ -49,6 +49,7 @@ typedef struct {
   char *source_cgroup;  /* where the leader was found: the session scope, or the
                          * group of the terminal it was opened from */
   guint64 weight;       /* applied; 0 when not known (adopted) */
+  char *rule;           /* why the terminal has a group, in words (NULL if adopted) */
   GroupState state;
   gint64 started_usec;  /* CLOCK_MONOTONIC when the leader was seen */
 } Group;
@@ -62,6 +63,7 @@ group_free (Group *g)
   g_free (g->cgroup);
   g_free (g->session_cgroup);
   g_free (g->source_cgroup);
+  g_free (g->rule);
   g_free (g);
 }
 
@@ -197,7 +199,7 @@ static gboolean
 refresh_sessions (TtgManager *m)
 {
   g_autoptr(GError) error = NULL;
-  GHashTable *sessions = ttg_logind_read_sessions (&error);
+  GHashTable *sessions = ttg_logind_read_sessions (m->logind, &error);
 
   if (!sessions)
     {
@@ -250,6 +252,23 @@ find_stragglers (const Group *g)
   return out;
 }
 
+/* Stragglers are found by their kernel session id, which is the leader's
+ * pid. Once that leader is gone, its pid may belong to another process,
+ * even the leader of a new terminal (setsid() gives it a session id of the
+ * same value): only a group whose leader is still inside it is swept. */
+static gboolean
+leader_is_in_group (const Group *g)
+{
+  char path[64];
+  g_autofree char *text = NULL;
+  g_autofree char *cgroup = NULL;
+
+  g_snprintf (path, sizeof path, "/proc/%d/cgroup", (int) g->leader);
+  text = ttg_read_file (path, NULL);
+  cgroup = text ? ttg_cgroup_v2_path_parse (text) : NULL;
+  return cgroup && g->cgroup && g_str_equal (cgroup, g->cgroup);
+}
+
 static void
 sweep_group (TtgManager *m, Group *g)
 {
@@ -272,7 +291,7 @@ sweep_group (TtgManager *m, Group *g)
 
 static void
 start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pts,
-             const char *source_cgroup)
+             const char *source_cgroup, const char *rule)
 {
   g_autofree char *unit = ttg_pty_unit_name (s->id, st->pid);
   g_autofree char *description = NULL;
@@ -282,8 +301,20 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
   Group *g;
   int r;
 
-  if (!unit || g_hash_table_contains (m->groups, unit))
+  if (!unit)
     return;
+  g = g_hash_table_lookup (m->groups, unit);
+  if (g && g->state != GROUP_DISSOLVED)
+    return; /* starting or placed already */
+  if (g)
+    {
+      /* Dissolved earlier and grouped again before systemd collected the
+       * old scope: forget it now (its processes are back in the session
+       * scope); if the unit still exists, the start below is refused with
+       * UnitExists and retried once it is gone. */
+      ttg_log_debug ("group", "%s was dissolved and is wanted again", unit);
+      g_hash_table_remove (m->groups, unit);
+    }
 
   g = g_new0 (Group, 1);
   g->unit = g_strdup (unit);
@@ -291,6 +322,7 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
   g->leader = st->pid;
   g->pts = pts;
   g->comm = g_strdup (st->comm);
+  g->rule = g_strdup (rule);
   g->source_cgroup = g_strdup (source_cgroup);
   {
     g_autofree char *scope_name = ttg_session_scope_name (s->id);
@@ -335,9 +367,9 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       g->state = GROUP_ACTIVE;
       m->placements++;
       sweep_group (m, g);
-      ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen",
+      ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen, because %s",
                     g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
-                    (now_usec () - g->started_usec) / 1000.0);
+                    (now_usec () - g->started_usec) / 1000.0, g->rule ? g->rule : "it was grouped before");
       notify_status (m);
       if (m->listener.group_added)
         {
@@ -383,19 +415,6 @@ on_unit_removed (const char *unit, gpointer user_data)
   notify_status (m);
   if (m->listener.group_removed)
     m->listener.group_removed (unit, m->listener_data);
-}
-
-/* st's parent, grandparent, ... up to max of them (fewer at pid 1 or when
- * one is gone). */
-static guint
-read_ancestors (const TtgProcStat *st, TtgProcStat *up, guint max)
-{
-  pid_t next = st->ppid;
-  guint n = 0;
-
-  while (n < max && next > 1 && read_stat (next, &up[n]))
-    next = up[n++].ppid;
-  return n;
 }
 
 /* Looks at one process: does it lead a pty that needs a group? */
@@ -447,14 +466,21 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
   if (!ttg_model_process_starts_group (session_policy (m, s), &st, TRUE, s, &pts))
     return;
   {
-    TtgProcStat up[4];
-    guint n = read_ancestors (&st, up, G_N_ELEMENTS (up));
+    TtgProcStat parent;
+    gboolean have_parent = read_stat (st.ppid, &parent);
+    TtgPtyRole role = ttg_model_pty_role (s, &st, pts, have_parent ? &parent : NULL);
+    g_autofree char *rule = ttg_pty_role_explain (role, s, pts);
 
-    if (ttg_model_is_login_terminal (s, &st, pts, up, n))
-      return; /* the login's own terminal is the session itself */
+    if (ttg_pty_role_is_login (role))
+      {
+        /* The login's own terminal is the session itself. Said once per
+         * terminal, when it appears, not on every rescan. */
+        if (may_refresh)
+          ttg_log_info ("group", "Leaving %s (%d) in session-%s.scope: %s", st.comm, (int) pid, s->id, rule);
+        return;
+      }
+    start_group (m, s, &st, pts, cgroup, rule);
   }
-
-  start_group (m, s, &st, pts, cgroup);
 }
 
 static void
@@ -478,7 +504,7 @@ rescan_all (TtgManager *m)
 
   g_hash_table_iter_init (&it, m->groups);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
-    if (g->state == GROUP_ACTIVE)
+    if (g->state == GROUP_ACTIVE && leader_is_in_group (g))
       sweep_group (m, g);
 }
 
@@ -700,7 +726,7 @@ ttg_manager_start (TtgManager *m, GError **error)
 
   adopt_groups (m);
 
-  m->logind = ttg_logind_new (m->event, on_logind_changed, m, error);
+  m->logind = ttg_logind_new (m->event, m->bus, on_logind_changed, m, error);
   if (!m->logind)
     return FALSE;
 
@@ -856,6 +882,20 @@ ttg_pid_info_clear (TtgPidInfo *info)
   g_clear_pointer (&info->rule, g_free);
 }
 
+/* The pty role of the kernel session led by leader, in words; NULL when the
+ * leader is gone or not on a pty. */
+static char *
+explain_pty_role (TtgManager *m, const TtgSession *s, pid_t leader)
+{
+  TtgProcStat st, parent;
+  guint pts;
+
+  if (!s || leader <= 0 || !read_stat (leader, &st) || !ttg_tty_nr_is_pts (st.tty_nr, &pts))
+    return NULL;
+  return ttg_pty_role_explain (ttg_model_pty_role (s, &st, pts, read_stat (st.ppid, &parent) ? &parent : NULL),
+                               s, pts);
+}
+
 gboolean
 ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **error)
 {
@@ -868,8 +908,6 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
   guint pts = 0;
   gboolean has_pts;
   pid_t leader;
-  TtgProcStat up[4];
-  guint n_up;
 
   memset (out, 0, sizeof *out);
   g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
@@ -883,7 +921,6 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
     }
 
   has_pts = ttg_tty_nr_is_pts (st.tty_nr, &pts);
-  n_up = read_ancestors (&st, up, G_N_ELEMENTS (up));
   out->cgroup = ttg_cgroup_v2_path_parse (cg_text);
   if (!out->cgroup)
     out->cgroup = g_strdup ("");
@@ -896,11 +933,18 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
     {
       Group *g = g_hash_table_lookup (m->groups, out->unit);
 
+      g_autofree char *role_text = NULL;
+
       out->kind = "terminal";
       out->weight = g && g->weight != TTG_WEIGHT_UNSET ? g->weight : 0;
-      out->rule = g_strdup_printf ("Its terminal (kernel session %d) is a terminal of session %s, "
-                                   "the user's display session: each such terminal has a group of its own "
-                                   "(TerminalWeight)", (int) leader, session_id);
+      if (g && g->rule)
+        role_text = g_strdup (g->rule);
+      else
+        role_text = explain_pty_role (m, g_hash_table_lookup (m->sessions, session_id), leader);
+      if (!role_text)
+        role_text = g_strdup ("it is a terminal opened inside that session");
+      out->rule = g_strdup_printf ("Its terminal (kernel session %d) has a group of its own in session %s, "
+                                   "the user's display session, because %s", (int) leader, session_id, role_text);
       out->session_id = g_steal_pointer (&session_id);
       return TRUE;
     }
@@ -935,11 +979,16 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
                                  !session_policy (m, s)->group_terminals ? "GroupTerminals=false"
                                  : !s->is_display ? "it is not the user's display session, and moving its processes out would change what polkit lets them do"
                                  : "not a user session");
-  else if (ttg_model_is_login_terminal (s, &st, pts, up, n_up))
-    out->rule = g_strdup_printf ("pts/%u is the login terminal of session %s: it stays in the session scope",
-                                 pts, session_id);
   else
-    out->rule = g_strdup_printf ("pts/%u of session %s is about to get a group of its own", pts, session_id);
+    {
+      g_autofree char *role_text = explain_pty_role (m, s, st.session);
+
+      if (role_text)
+        out->rule = g_strdup_printf ("%c%s", g_ascii_toupper (role_text[0]), role_text + 1);
+      else
+        out->rule = g_strdup_printf ("pts/%u of session %s: its terminal's leader (%d) is gone",
+                                     pts, session_id, (int) st.session);
+    }
   out->session_id = g_steal_pointer (&session_id);
   return TRUE;
 }

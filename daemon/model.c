@@ -27,6 +27,7 @@ ttg_session_free (TtgSession *s)
   g_free (s->state);
   g_free (s->seat);
   g_free (s->tty);
+  g_free (s->service);
   g_free (s);
 }
 
@@ -322,6 +323,14 @@ ttg_pty_unit_description (guint pts_index, const char *session_id, const char *c
   return g_string_free (g_steal_pointer (&str), FALSE);
 }
 
+static gboolean
+is_graphical_type (const char *type)
+{
+  static const char *const graphical[] = { "x11", "wayland", "mir", NULL };
+
+  return type != NULL && g_strv_contains (graphical, type);
+}
+
 gboolean
 ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index)
 {
@@ -334,40 +343,67 @@ ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index)
   return n == pts_index;
 }
 
-gboolean
-ttg_model_is_login_terminal (const TtgSession *s, const TtgProcStat *st, guint pts_index,
-                             const TtgProcStat *ancestors, guint n_ancestors)
+TtgPtyRole
+ttg_model_pty_role (const TtgSession *s, const TtgProcStat *st, guint pts_index,
+                    const TtgProcStat *parent)
 {
-  if (!s || !st)
-    return FALSE;
-  if (ttg_model_pty_is_session_tty (s, pts_index))
-    return TRUE;
-  if (s->leader <= 0)
-    return FALSE;
-  if (st->pid == s->leader)
-    return TRUE;
-  for (guint i = 0; i < n_ancestors; i++)
-    {
-      if (ancestors[i].pid == s->leader)
-        return TRUE;
-      if (ancestors[i].tty_nr != 0)
-        return FALSE; /* opened from a terminal: a terminal inside the session */
-    }
-  return FALSE;
+  g_return_val_if_fail (s != NULL, TTG_PTY_IN_TEXT_SESSION);
+  g_return_val_if_fail (st != NULL, TTG_PTY_IN_TEXT_SESSION);
+
+  /* A display server's session has no terminal of its own: every pty in
+   * it is a terminal emulator's (or one opened from one). */
+  if (is_graphical_type (s->type))
+    return TTG_PTY_IN_GRAPHICAL_SESSION;
+
+  if (s->tty && *s->tty)
+    return ttg_model_pty_is_session_tty (s, pts_index) ? TTG_PTY_LOGIN_TTY : TTG_PTY_IN_TEXT_SESSION;
+
+  /* Type=tty without a TTY: what pam_systemd records for sshd, which names
+   * its PAM_TTY "ssh" and opens the session before it allocates the pty.
+   * logind's leader is sshd's privileged monitor; the login's pty is the one
+   * its unprivileged child (itself without a terminal) gives the shell. */
+  if (g_strcmp0 (s->type, "tty") != 0 || g_strcmp0 (s->service, "sshd") != 0 || s->leader <= 0)
+    return TTG_PTY_IN_SESSION_WITHOUT_TERMINAL;
+  if (parent && parent->pid == st->ppid && parent->ppid == s->leader && parent->tty_nr == 0)
+    return TTG_PTY_LOGIN_GIVEN_BY_LEADER;
+  return TTG_PTY_IN_TEXT_SESSION;
+}
+
+gboolean
+ttg_pty_role_is_login (TtgPtyRole role)
+{
+  return role == TTG_PTY_LOGIN_TTY || role == TTG_PTY_LOGIN_GIVEN_BY_LEADER;
 }
 
 char *
-ttg_env_text_get (const char *text, const char *key)
+ttg_pty_role_explain (TtgPtyRole role, const TtgSession *s, guint pts_index)
 {
-  g_auto(GStrv) lines = NULL;
-  gsize klen;
+  const char *id = s ? s->id : "?";
+  const char *type = s && s->type ? s->type : "unspecified";
 
-  if (!text || !key || !*key)
-    return NULL;
-  klen = strlen (key);
-  lines = g_strsplit (text, "\n", -1);
-  for (char **l = lines; *l; l++)
-    if (strncmp (*l, key, klen) == 0 && (*l)[klen] == '=')
-      return g_strdup (*l + klen + 1);
-  return NULL;
+  switch (role)
+    {
+    case TTG_PTY_LOGIN_TTY:
+      return g_strdup_printf ("pts/%u is the terminal session %s logged in on (logind: TTY=%s): "
+                              "it is the session itself and stays in its scope",
+                              pts_index, id, s->tty);
+    case TTG_PTY_LOGIN_GIVEN_BY_LEADER:
+      return g_strdup_printf ("pts/%u is the terminal sshd gave the shell of ssh login %s (logind: Type=tty, "
+                              "no TTY, leader %d): it is the session itself and stays in its scope", pts_index, id, (int) s->leader);
+    case TTG_PTY_IN_GRAPHICAL_SESSION:
+      return g_strdup_printf ("pts/%u is a terminal opened in the graphical (%s) session %s, which has no "
+                              "login terminal: every terminal there gets a group of its own (TerminalWeight)",
+                              pts_index, type, id);
+    case TTG_PTY_IN_SESSION_WITHOUT_TERMINAL:
+      return g_strdup_printf ("pts/%u is a terminal opened in session %s, which logged in without a terminal "
+                              "(logind: Type=%s, no TTY): it gets a group of its own (TerminalWeight)",
+                              pts_index, id, type);
+    case TTG_PTY_IN_TEXT_SESSION:
+    default:
+      if (s && s->tty && *s->tty)
+        return g_strdup_printf ("pts/%u is a terminal opened inside session %s, whose login terminal is %s: "
+                                "it gets a group of its own (TerminalWeight)", pts_index, id, s->tty);
+      return g_strdup_printf ("pts/%u is a terminal opened inside session %s, not the one its login was "
+                              "given: it gets a group of its own (TerminalWeight)", pts_index, id);
+    }
 }

@@ -18,6 +18,7 @@ typedef struct {
   char *state;  /* "online", "active", "closing" */
   char *seat;   /* NULL when the session has no seat */
   char *tty;    /* "pts/3", "tty5" or NULL */
+  char *service; /* the PAM service that opened it: "sshd", "login", "su", ... or NULL */
   gboolean remote;
   gboolean active;     /* sd_session_is_active */
   gboolean is_display; /* this session is sd_uid_get_display(uid) */
@@ -58,26 +59,35 @@ gboolean ttg_model_process_starts_group (const TtgPolicy *p, const TtgProcStat *
                                          gboolean in_session_scope, const TtgSession *s,
                                          guint *pts_index);
 
-/* TRUE when pts/<pts_index> is the session's own terminal (s->tty is
- * "pts/<pts_index>"): that terminal is the session itself and stays in the
- * session scope; only further ptys opened inside the session are split. */
+/* TRUE when pts/<pts_index> is the session's TTY as logind has it ("pts/N"). */
 gboolean ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index);
 
-/* TRUE when the process st on pts/<pts_index> is the session's own login
- * terminal, which stays in the session scope (it is the session itself):
- * its pty is the session's TTY, or it is the session's leader (login(1) on
- * the pty), or it descends from the leader through processes without a
- * terminal (sshd: the leader is the privileged monitor, the shell's parent
- * its unprivileged child; logind's TTY of an ssh session is not the pty).
- * ancestors: st's parent, grandparent, ... as far as known (n of them). A
- * terminal opened inside the session (script, tmux) has an ancestor with a
- * terminal, or none leading to the leader. */
-gboolean ttg_model_is_login_terminal (const TtgSession *s, const TtgProcStat *st, guint pts_index,
-                                      const TtgProcStat *ancestors, guint n_ancestors);
+/* What a pty of a session is, for the process st that leads it (kernel
+ * session leader on pts/<pts_index>), decided from what logind says of the
+ * session (Type, TTY, Service, Leader), never from how deep st sits:
+ *   - graphical sessions (x11, wayland, mir) have no login terminal: every
+ *     pty there is a terminal emulator's, at any depth;
+ *   - a session with a TTY: that pty is its login terminal, every other one
+ *     was opened inside it;
+ *   - an ssh login (Type=tty, Service=sshd, no TTY): the login terminal is the
+ *     pty whose leader's parent is a child of logind's Leader (sshd's monitor)
+ *     without a terminal; parent is st's parent as read now (NULL if gone);
+ *   - any other session without a TTY has no login terminal.
+ * Login terminals stay in the session scope (they are the session itself);
+ * the other roles get a group of their own. */
+typedef enum {
+  TTG_PTY_LOGIN_TTY,                   /* the session's TTY */
+  TTG_PTY_LOGIN_GIVEN_BY_LEADER,       /* ssh: the pty sshd gave the login's shell */
+  TTG_PTY_IN_GRAPHICAL_SESSION,        /* a terminal of an x11/wayland/mir session */
+  TTG_PTY_IN_TEXT_SESSION,             /* opened inside a session that has a login terminal */
+  TTG_PTY_IN_SESSION_WITHOUT_TERMINAL, /* opened in a session without any terminal */
+} TtgPtyRole;
 
-/* The value of KEY in an environment-style file ("KEY=value" lines, as
- * logind's /run/systemd/sessions/<id>), newly allocated, or NULL. */
-char *ttg_env_text_get (const char *text, const char *key);
+TtgPtyRole ttg_model_pty_role (const TtgSession *s, const TtgProcStat *st, guint pts_index,
+                               const TtgProcStat *parent);
+gboolean ttg_pty_role_is_login (TtgPtyRole role);
+/* The decision in words, for `ttygroupctl explain` and the journal. */
+char *ttg_pty_role_explain (TtgPtyRole role, const TtgSession *s, guint pts_index);
 
 /* A pty group's unit: "ttygroup-pty-<session>-<leaderpid>.scope". Deterministic
  * so a restarted service finds and never duplicates it. NULL if the session id

@@ -39,6 +39,9 @@
 #   ttg_open_pty_session USER            pty login session (script + su -l, via systemd-run)
 #   ttg_open_ssh_session USER            ssh -tt USER@localhost: Remote=yes, a pts
 #   ttg_open_vt_session USER [TTY]       seat0 VT session on /dev/TTY (default tty5), activated
+#   ttg_open_graphical_session USER TYPE a session of Type=TYPE (x11, wayland) as a display
+#                                        manager opens it: PAMName=login, no tty at all; the
+#                                        shell is logind's Leader (like a session's first process)
 #       Each prints the logind session id (e.g. "4" or "c1") once logind lists the
 #       session and its shell is ready. The session's shell is a command agent
 #       (runs as USER, leader's child, with the session tty as controlling tty and
@@ -287,6 +290,13 @@ _ttg_open() {
                 -p StandardInput=tty -p StandardOutput=tty -p StandardError=tty \
                 -p TTYReset=yes -p TTYVHangup=yes \
                 -- /bin/bash "$TTG_RUN/agent.sh" "$dir" ;;
+        graphical)
+            # $tty is the session type here
+            systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
+                --description="ttg test $tty session of $user" \
+                -p PAMName=login -p User="$user" -E XDG_SESSION_TYPE="$tty" -E XDG_SESSION_CLASS=user \
+                -p StandardInput=null \
+                -- /bin/bash "$TTG_RUN/agent.sh" "$dir" ;;
     esac || { echo "ttg_open_${kind}_session: systemd-run failed" >&2; return 1; }
     _ttg_started() { [[ -s $dir/info ]] || ! systemctl is-active -q "$unit.service"; }
     wait_until 90 _ttg_started || true
@@ -322,6 +332,9 @@ _ttg_open() {
 ttg_open_pty_session() { _ttg_open pty "${1:?usage: ttg_open_pty_session USER}"; }
 ttg_open_ssh_session() { _ttg_open ssh "${1:?usage: ttg_open_ssh_session USER}"; }
 ttg_open_vt_session()  { _ttg_open vt "${1:?usage: ttg_open_vt_session USER [TTY]}" "${2:-tty5}"; }
+ttg_open_graphical_session() {
+    _ttg_open graphical "${1:?usage: ttg_open_graphical_session USER TYPE}" "${2:?usage: ttg_open_graphical_session USER TYPE}"
+}
 
 _ttg_send() {
     # _ttg_send DIR MODE CMD -> echoes request id

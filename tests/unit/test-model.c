@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "model.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TTY_PTS0 34816u /* major 136, minor 0 */
@@ -577,53 +579,337 @@ test_description (void)
     }
 }
 
-static void
-test_login_terminal (Fixture *fx, gconstpointer user_data)
-{
-  TtgProcStat st = { .pid = 900, .ppid = 899, .session = 900, .tty_nr = (136 << 8) | 5 };
-  /* sshd: shell <- "sshd: alice@pts/5" (no tty) <- "sshd: alice [priv]" (the leader) */
-  TtgProcStat sshd[] = { { .pid = 899, .ppid = 880, .tty_nr = 0 }, { .pid = 880, .ppid = 1, .tty_nr = 0 } };
-  /* script inside the session: leader <- script (on the login pty) <- shell <- login (the leader) */
-  TtgProcStat script[] = { { .pid = 899, .ppid = 850, .tty_nr = (136 << 8) | 0 },
-                           { .pid = 850, .ppid = 840, .tty_nr = (136 << 8) | 0 },
-                           { .pid = 840, .ppid = 1, .tty_nr = (136 << 8) | 0 } };
-  /* a tmux pane: leader <- tmux server (no tty, parent init) */
-  TtgProcStat tmux[] = { { .pid = 899, .ppid = 1, .tty_nr = 0 } };
+/* ---- the role of a pty, over real process trees -------------------------
+ *
+ * Each tree is what `ps -e -o pid,ppid,sid,tty,comm` shows of one login
+ * (plus the few processes around it the rule may look at). For every
+ * kernel session leader on a pty the table says which role it has. */
 
-  set_str (&fx->session->tty, NULL);
-  fx->session->leader = 880;
-  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, G_N_ELEMENTS (sshd)));
-  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, 1)); /* leader not reached */
-  fx->session->leader = 840;
-  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, script, G_N_ELEMENTS (script)));
-  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, tmux, G_N_ELEMENTS (tmux)));
-  /* login(1) on the pty is the leader itself */
-  fx->session->leader = 900;
-  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, NULL, 0));
-  /* leader unknown: only the TTY decides */
-  fx->session->leader = 0;
-  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 5, sshd, G_N_ELEMENTS (sshd)));
-  set_str (&fx->session->tty, "pts/5");
-  g_assert_true (ttg_model_is_login_terminal (fx->session, &st, 5, NULL, 0));
-  g_assert_false (ttg_model_is_login_terminal (fx->session, &st, 6, NULL, 0));
-  g_assert_false (ttg_model_is_login_terminal (NULL, &st, 5, NULL, 0));
+typedef struct {
+  const char *name;
+  const char *type, *tty, *service; /* logind: Type, TTY, Service */
+  pid_t leader;                     /* logind: Leader */
+  const char *tree;                 /* "pid ppid sid tty comm" lines */
+  const char *expect;               /* "pid:role" for each pty leader */
+} TreeCase;
+
+static guint32
+tty_nr_of (const char *tty)
+{
+  guint64 n;
+
+  if (g_str_has_prefix (tty, "pts/") && g_ascii_string_to_unsigned (tty + 4, 10, 0, 1048575, &n, NULL))
+    return (guint32) ((136 + n / 256) << 8 | (n % 256));
+  if (g_str_has_prefix (tty, "tty") && g_ascii_string_to_unsigned (tty + 3, 10, 1, 63, &n, NULL))
+    return (guint32) (4 << 8 | n);
+  g_assert_cmpstr (tty, ==, "-");
+  return 0;
+}
+
+static GArray *
+parse_tree (const char *text)
+{
+  GArray *procs = g_array_new (FALSE, TRUE, sizeof (TtgProcStat));
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (char **l = lines; *l; l++)
+    {
+      TtgProcStat st = { 0 };
+      char tty[16];
+      int pid, ppid, sid;
+
+      if (!*g_strstrip (*l))
+        continue;
+      g_assert_cmpint (sscanf (*l, "%d %d %d %15s %63[^\n]", &pid, &ppid, &sid, tty, st.comm), ==, 5);
+      st.pid = pid;
+      st.ppid = ppid;
+      st.session = sid;
+      st.pgrp = sid;
+      st.tty_nr = tty_nr_of (tty);
+      g_array_append_val (procs, st);
+    }
+  return procs;
+}
+
+static const TtgProcStat *
+find_proc (GArray *procs, pid_t pid)
+{
+  for (guint i = 0; i < procs->len; i++)
+    if (g_array_index (procs, TtgProcStat, i).pid == pid)
+      return &g_array_index (procs, TtgProcStat, i);
+  return NULL;
+}
+
+static const char *
+role_name (TtgPtyRole role)
+{
+  switch (role)
+    {
+    case TTG_PTY_LOGIN_TTY: return "login-tty";
+    case TTG_PTY_LOGIN_GIVEN_BY_LEADER: return "login-ssh";
+    case TTG_PTY_IN_GRAPHICAL_SESSION: return "graphical";
+    case TTG_PTY_IN_TEXT_SESSION: return "inside";
+    case TTG_PTY_IN_SESSION_WITHOUT_TERMINAL: return "no-terminal";
+    }
+  return "?";
+}
+
+static const TreeCase tree_cases[] = {
+  /* Recorded in the test VM (Debian 12, systemd 252, OpenSSH 9.2). */
+  { "recorded: ssh -tt login of bob, with tmux, screen and script in it (logind: TTY=pts/4)",
+    "tty", "pts/4", "sshd", 468,
+    " 468  335  468 -     sshd\n"
+    " 502  468  468 -     sshd\n"
+    " 504  502  504 pts/4 bash\n"
+    " 531    1  531 -     tmux: server\n"
+    " 533  531  533 pts/5 sleep\n"
+    " 538    1  538 -     screen\n"
+    " 539    1  504 pts/4 script\n"
+    " 541  539  541 pts/6 sleep\n"
+    " 543  538  543 pts/7 sleep\n",
+    "504:login-tty 533:inside 541:inside 543:inside" },
+  { "recorded: Type=x11 session (PAMName=login, no tty), script at depth 1 and under a shell",
+    "x11", NULL, "login", 421,
+    " 421    1  421 -     deep.sh\n"
+    " 434  421  421 -     (sd-pam)\n"
+    " 436  421  421 -     script\n"
+    " 437  421  421 -     bash\n"
+    " 440  436  440 pts/0 sleep\n"
+    " 442  437  421 -     script\n"
+    " 443  442  443 pts/2 sleep\n",
+    "440:graphical 443:graphical" },
+  { "recorded: the same as Type=wayland",
+    "wayland", NULL, "login", 423,
+    " 423    1  423 -     deep.sh\n"
+    " 438  423  423 -     script\n"
+    " 439  423  423 -     bash\n"
+    " 441  438  441 pts/1 sleep\n"
+    " 444  439  423 -     script\n"
+    " 445  444  445 pts/3 sleep\n",
+    "441:graphical 445:graphical" },
+  /* Shapes of other logins, as their programs start them. */
+  { "ssh login where logind has no TTY (sshd's PAM_TTY \"ssh\"), script, tmux and screen in it",
+    "tty", NULL, "sshd", 900,
+    " 350    1  350 -     sshd\n"
+    " 900  350  900 -     sshd\n"            /* alice [priv]: logind's leader */
+    " 910  900  900 -     sshd\n"            /* alice@pts/0, unprivileged */
+    " 911  910  911 pts/0 bash\n"
+    " 920  911  911 pts/0 script\n"
+    " 921  920  921 pts/1 bash\n"
+    " 930  911  911 pts/0 tmux: client\n"
+    " 931    1  931 -     tmux: server\n"    /* the server daemonizes */
+    " 932  931  932 pts/2 bash\n"
+    " 933  931  933 pts/3 bash\n"
+    " 940    1  940 -     screen\n"
+    " 941  940  941 pts/4 bash\n",
+    "911:login-ssh 921:inside 932:inside 933:inside 941:inside" },
+  { "ssh login where logind has the pty as TTY",
+    "tty", "pts/0", "sshd", 900,
+    " 900  350  900 -     sshd\n"
+    " 910  900  900 -     sshd\n"
+    " 911  910  911 pts/0 bash\n"
+    " 920  911  911 pts/0 script\n"
+    " 921  920  921 pts/1 bash\n",
+    "911:login-tty 921:inside" },
+  { "ssh without a pty (ssh host 'script ...'): the only pty is opened inside",
+    "tty", NULL, "sshd", 900,
+    " 900  350  900 -     sshd\n"
+    " 910  900  900 -     sshd\n"
+    " 911  910  911 -     script\n"
+    " 912  911  912 pts/0 bash\n",
+    "912:inside" },
+  { "VT login through getty: login(1) on tty1, a terminal opened from the shell",
+    "tty", "tty1", "login", 700,
+    " 700    1  700 tty1  login\n"
+    " 710  700  710 tty1  bash\n"
+    " 720  710  710 tty1  script\n"
+    " 721  720  721 pts/0 bash\n",
+    "721:inside" },
+  { "pty login (login -f under script): its pty is the TTY",
+    "tty", "pts/0", "login", 600,
+    " 590    1  590 -     script\n"
+    " 600  590  600 pts/0 login\n"
+    " 610  600  610 pts/0 bash\n"
+    " 620  610  610 pts/0 script\n"
+    " 621  620  621 pts/1 bash\n",
+    "600:login-tty 610:login-tty 621:inside" },
+  { "su -l carol -c CMD from root's pts/5: su setsid()s the command away from the pty",
+    "tty", "pts/5", "su-l", 800,
+    " 790  780  790 pts/5 bash\n"
+    " 800  790  790 pts/5 su\n"              /* logind's leader */
+    " 801  800  801 -     bash\n"            /* setsid(): no terminal */
+    " 802  801  801 -     script\n"
+    " 803  802  803 pts/6 bash\n"
+    " 810  801  801 -     script\n"
+    " 811  810  811 pts/7 bash\n",
+    "790:login-tty 803:inside 811:inside" },
+  { "su -l -c started without a terminal (a service): Type=unspecified",
+    "unspecified", NULL, "su-l", 800,
+    " 800    1  800 -     su\n"
+    " 801  800  801 -     bash\n"
+    " 802  801  801 -     script\n"
+    " 803  802  803 pts/0 bash\n",
+    "803:no-terminal" },
+  { "lightdm x11 session: terminals from the panel, depth 1 and 6 below the leader",
+    "x11", NULL, "lightdm-autologin", 1200,
+    "1100    1 1100 -     lightdm\n"
+    "1200 1100 1100 -     lightdm\n"         /* --session-child: logind's leader */
+    "1201 1200 1201 -     xterm\n"           /* depth 1: the leader's own child */
+    "1202 1201 1202 pts/0 bash\n"
+    "1210 1200 1210 -     xfce4-session\n"
+    "1220 1210 1210 -     xfce4-panel\n"
+    "1230 1220 1210 -     xfce4-terminal\n"
+    "1231 1230 1231 pts/1 bash\n"
+    "1232 1230 1232 pts/2 bash\n"
+    "1240 1210 1210 -     sh\n"
+    "1241 1240 1210 -     sh\n"
+    "1242 1241 1210 -     sh\n"
+    "1243 1242 1210 -     sh\n"
+    "1244 1243 1210 -     xterm\n"          /* depth 6 */
+    "1245 1244 1245 pts/3 bash\n",
+    "1202:graphical 1231:graphical 1232:graphical 1245:graphical" },
+  { "gdm wayland session: gdm-session-worker leads, a terminal under gnome-shell",
+    "wayland", NULL, "gdm-password", 1500,
+    "1500 1400 1400 -     gdm-session-wor\n"
+    "1510 1500 1510 -     gdm-wayland-ses\n"
+    "1520 1510 1510 -     gnome-session-b\n"
+    "1530 1520 1510 -     gnome-shell\n"
+    "1540 1530 1510 -     kitty\n"
+    "1541 1540 1541 pts/0 zsh\n"
+    "1542 1541 1541 pts/0 script\n"
+    "1543 1542 1543 pts/1 bash\n",
+    "1541:graphical 1543:graphical" },
+  { "a display manager that hands the session a VT (TTY=tty7): still graphical",
+    "x11", "tty7", "lightdm", 1200,
+    "1200 1100 1100 -     lightdm\n"
+    "1201 1200 1201 -     xterm\n"
+    "1202 1201 1202 pts/0 bash\n",
+    "1202:graphical" },
+  { "graphical-type session started with PAMName=login, no tty: script at depth 1 and 4",
+    "x11", NULL, "login", 438,
+    " 438    1  438 -     bash\n"            /* the service's main process: logind's leader */
+    " 439  438  438 -     script\n"
+    " 440  439  440 pts/0 sleep\n"
+    " 441  438  438 -     bash\n"
+    " 442  441  438 -     bash\n"
+    " 443  442  438 -     bash\n"
+    " 444  443  438 -     script\n"
+    " 445  444  445 pts/1 sleep\n",
+    "440:graphical 445:graphical" },
+  { "sway started from a VT login: the session keeps Type=tty and TTY=tty1",
+    "tty", "tty1", "login", 700,
+    " 700    1  700 tty1  login\n"
+    " 710  700  710 tty1  bash\n"
+    " 720  710  710 tty1  sway\n"
+    " 730  720  710 tty1  foot\n"
+    " 731  730  731 pts/0 bash\n"
+    " 740  720  710 tty1  foot\n"
+    " 741  740  741 pts/1 bash\n",
+    "731:inside 741:inside" },
+  { "screen started from a VT login",
+    "tty", "tty2", "login", 700,
+    " 700    1  700 tty2  login\n"
+    " 710  700  710 tty2  bash\n"
+    " 720  710  710 tty2  screen\n"
+    " 721  720  721 -     screen\n"
+    " 722  721  722 pts/0 bash\n"
+    " 723  721  723 pts/1 bash\n",
+    "722:inside 723:inside" },
+};
+
+static void
+test_pty_role_tree (gconstpointer data)
+{
+  const TreeCase *c = data;
+  g_autoptr(TtgSession) s = ttg_session_new ("4");
+  g_autoptr(GArray) procs = parse_tree (c->tree);
+  g_auto(GStrv) expect = g_strsplit (c->expect, " ", -1);
+  guint checked = 0;
+
+  s->uid = 1001;
+  s->klass = g_strdup ("user");
+  s->type = g_strdup (c->type);
+  s->tty = g_strdup (c->tty);
+  s->service = g_strdup (c->service);
+  s->leader = c->leader;
+
+  /* every pty leader of the tree has an expectation, and only those */
+  for (guint i = 0; i < procs->len; i++)
+    {
+      const TtgProcStat *st = &g_array_index (procs, TtgProcStat, i);
+      guint pts;
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+      g_autofree char *text = NULL;
+      TtgPtyRole role;
+
+      if (st->session != st->pid || !ttg_tty_nr_is_pts (st->tty_nr, &pts))
+        continue;
+      role = ttg_model_pty_role (s, st, pts, find_proc (procs, st->ppid));
+      got = g_strdup_printf ("%d:%s", (int) st->pid, role_name (role));
+      for (char **e = expect; *e; e++)
+        if (atoi (*e) == st->pid)
+          want = g_strdup (*e);
+      if (g_strcmp0 (got, want) != 0)
+        g_error ("%s: pid %d on pts/%u: got %s, want %s", c->name, (int) st->pid, pts, got,
+                 want ? want : "(no expectation)");
+      text = ttg_pty_role_explain (role, s, pts);
+      g_assert_nonnull (strstr (text, "pts/"));
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, g_strv_length (expect));
+}
+
+/* The ssh rule holds only for what logind calls an sshd login. */
+static void
+test_pty_role_ssh_needs_sshd (void)
+{
+  g_autoptr(TtgSession) s = ttg_session_new ("4");
+  TtgProcStat parent = { .pid = 910, .ppid = 900, .session = 900 };
+  TtgProcStat shell = { .pid = 911, .ppid = 910, .session = 911, .tty_nr = (136 << 8) };
+
+  s->type = g_strdup ("tty");
+  s->service = g_strdup ("sshd");
+  s->leader = 900;
+  g_assert_cmpint (ttg_model_pty_role (s, &shell, 0, &parent), ==, TTG_PTY_LOGIN_GIVEN_BY_LEADER);
+  g_assert_true (ttg_pty_role_is_login (TTG_PTY_LOGIN_GIVEN_BY_LEADER));
+  /* parent gone: nothing shows it is the login's */
+  g_assert_cmpint (ttg_model_pty_role (s, &shell, 0, NULL), ==, TTG_PTY_IN_TEXT_SESSION);
+  /* a parent on a terminal opened it from there */
+  parent.tty_nr = (136 << 8) | 9;
+  g_assert_cmpint (ttg_model_pty_role (s, &shell, 0, &parent), ==, TTG_PTY_IN_TEXT_SESSION);
+  parent.tty_nr = 0;
+  /* another PAM service with the same shape: no login terminal known */
+  g_free (s->service);
+  s->service = g_strdup ("login");
+  g_assert_cmpint (ttg_model_pty_role (s, &shell, 0, &parent), ==, TTG_PTY_IN_SESSION_WITHOUT_TERMINAL);
+  /* leader unknown */
+  g_free (s->service);
+  s->service = g_strdup ("sshd");
+  s->leader = 0;
+  g_assert_cmpint (ttg_model_pty_role (s, &shell, 0, &parent), ==, TTG_PTY_IN_SESSION_WITHOUT_TERMINAL);
+  g_assert_false (ttg_pty_role_is_login (TTG_PTY_IN_SESSION_WITHOUT_TERMINAL));
 }
 
 static void
-test_env_text_get (void)
+test_pty_role_explain_words (void)
 {
-  const char *text = "# This is private data. Do not parse.\nUID=1001\nUSER=alice\nLEADER=4242\nLEADERX=1\nTTY=pts/0\n";
-  g_autofree char *leader = ttg_env_text_get (text, "LEADER");
-  g_autofree char *tty = ttg_env_text_get (text, "TTY");
-  g_autofree char *none = ttg_env_text_get (text, "SEAT");
-  g_autofree char *prefix = ttg_env_text_get (text, "LEAD");
+  g_autoptr(TtgSession) s = ttg_session_new ("4");
+  g_autofree char *graphical = NULL, *login = NULL, *inside = NULL;
 
-  g_assert_cmpstr (leader, ==, "4242");
-  g_assert_cmpstr (tty, ==, "pts/0");
-  g_assert_null (none);
-  g_assert_null (prefix);
-  g_assert_null (ttg_env_text_get (NULL, "LEADER"));
-  g_assert_null (ttg_env_text_get (text, ""));
+  s->type = g_strdup ("x11");
+  graphical = ttg_pty_role_explain (TTG_PTY_IN_GRAPHICAL_SESSION, s, 0);
+  g_assert_cmpstr (graphical, ==, "pts/0 is a terminal opened in the graphical (x11) session 4, which has no "
+                                  "login terminal: every terminal there gets a group of its own (TerminalWeight)");
+  g_free (s->type);
+  s->type = g_strdup ("tty");
+  s->tty = g_strdup ("pts/2");
+  login = ttg_pty_role_explain (TTG_PTY_LOGIN_TTY, s, 2);
+  g_assert_cmpstr (login, ==, "pts/2 is the terminal session 4 logged in on (logind: TTY=pts/2): "
+                              "it is the session itself and stays in its scope");
+  inside = ttg_pty_role_explain (TTG_PTY_IN_TEXT_SESSION, s, 3);
+  g_assert_cmpstr (inside, ==, "pts/3 is a terminal opened inside session 4, whose login terminal is pts/2: "
+                               "it gets a group of its own (TerminalWeight)");
 }
 
 int
@@ -637,7 +923,13 @@ main (int argc, char **argv)
   g_test_add_func ("/model/unit-name/round-trip", test_unit_name);
   g_test_add_func ("/model/unit-name/near-misses", test_unit_name_near_misses);
   g_test_add_func ("/model/description", test_description);
-  g_test_add_func ("/model/env-text-get", test_env_text_get);
+  for (guint i = 0; i < G_N_ELEMENTS (tree_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/pty-role/tree/%u", i);
+      g_test_add_data_func (path, &tree_cases[i], test_pty_role_tree);
+    }
+  g_test_add_func ("/model/pty-role/ssh-needs-sshd", test_pty_role_ssh_needs_sshd);
+  g_test_add_func ("/model/pty-role/explain", test_pty_role_explain_words);
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
@@ -663,7 +955,6 @@ main (int argc, char **argv)
   ADD ("/model/starts-group/not-splitting", test_starts_group_not_splitting);
   ADD ("/model/pty-is-session-tty/match", test_pty_is_session_tty);
   ADD ("/model/pty-is-session-tty/no-match", test_pty_is_not_session_tty);
-  ADD ("/model/login-terminal", test_login_terminal);
 
 #undef ADD
 

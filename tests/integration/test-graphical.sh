@@ -1,0 +1,129 @@
+#!/bin/bash
+# Terminals of graphical sessions (what XFCE, MATE, LXQt, i3 or sway get from
+# a display manager): the session has no tty at all, its terminal emulators
+# run inside session-N.scope and open ptys at whatever depth the desktop
+# started them. Every one of those ptys gets its group; nothing else of the
+# session moves; polkit answers as before.
+set -eu
+. /opt/ttygroup-test/lib.sh
+. /opt/ttygroup-test/integration/service.sh
+
+REBOOT=org.freedesktop.login1.reboot   # implicit active: yes, any/inactive: auth_admin_keep
+SECONDS_PER_RUN=${TTG_LOAD_SECONDS:-8}
+
+ttg_setup_each() {
+    ttg_policy TerminalWeight=120
+    # nest.sh DEPTH CMD: DEPTH-1 shells one below the other, then a "terminal
+    # emulator" (script) whose pty runs CMD
+    cat > "$TTG_RUN/nest.sh" <<'NEST'
+if (( $1 > 1 )); then /bin/bash "$0" $(( $1 - 1 )) "$2"; exit $?; fi
+exec script -qfec "$2" /dev/null </dev/null >/dev/null
+NEST
+    chmod 644 "$TTG_RUN/nest.sh"
+}
+
+polkit_verdict() {
+    if pkcheck --action-id "$REBOOT" --process "$1" >/dev/null 2>&1; then echo yes; else echo no; fi
+}
+
+# the kernel session leader running exactly CMD
+pty_leader_running() {
+    local pid
+    for pid in $(pgrep -x -f "$1"); do
+        [[ $(ps -o sid= -p "$pid" | tr -d ' ') == "$pid" ]] && echo "$pid"
+    done
+}
+
+has_pty_leader_running() {
+    [[ -n $(pty_leader_running "$1") ]]
+}
+
+# pty_at_depth HANDLE DEPTH CMD: prints the pid of the new pty's leader
+pty_at_depth() {
+    ttg_session_spawn "$1" "/bin/bash $TTG_RUN/nest.sh $2 '$3'" >/dev/null
+    wait_until 15 has_pty_leader_running "$3" >&2
+    pty_leader_running "$3"
+}
+
+# processes between the session's leader and pid
+depth_below() {
+    local pid=$1 leader=$2 n=0
+    while [[ $pid != "$leader" && $pid -gt 1 ]]; do
+        pid=$(ps -o ppid= -p "$pid" | tr -d ' '); n=$((n + 1))
+    done
+    echo "$n"
+}
+
+graphical_terminals() {
+    local type=$1 g leader other p d units=() before=() after=() all explain
+    ttg_policy TerminalWeight=120 Enabled=false
+    g=$(ttg_open_graphical_session alice "$type")
+    assert_eq "$(loginctl show-session "$g" -p Type --value)" "$type"
+    assert_eq "$(loginctl show-session "$g" -p TTY --value)" ""
+    wait_eq 10 "$g" loginctl show-user alice -p Display --value
+    leader=$(loginctl show-session "$g" -p Leader --value)
+    other=$(ttg_session_spawn "$g" 'exec sleep 7100')    # a session process without a pty
+    P1=$(pty_at_depth "$g" 1 'sleep 7101')
+    P2=$(pty_at_depth "$g" 2 'sleep 7102')
+    P6=$(pty_at_depth "$g" 6 'sleep 7106')
+    echo "depths below the leader $leader: $(depth_below "$P1" "$leader") $(depth_below "$P2" "$leader") $(depth_below "$P6" "$leader")"
+    assert_eq "$(depth_below "$P6" "$leader")" "$(( $(depth_below "$P1" "$leader") + 5 ))"
+    all=("$leader" "$other" "$P1" "$P2" "$P6")
+    for p in "${all[@]}"; do before+=("$(polkit_verdict "$p")"); done
+
+    ttg_policy TerminalWeight=120
+    for p in "$P1" "$P2" "$P6"; do
+        wait_until 10 ttg_grouped "$p"
+        units+=("$(ttg_unit_of_pid "$p")")
+        assert_eq "$(ttg_unit_weight "$(ttg_unit_of_pid "$p")")" 120
+        assert_eq "$(ttg_session_of_pid "$p")" "$g"
+    done
+    assert_eq "$(printf '%s\n' "${units[@]}" | sort -u | wc -l)" 3 "three ptys, three groups"
+    # the session's other processes stay where logind put them
+    assert_eq "$(ttg_unit_of_pid "$leader")" "session-$g.scope"
+    assert_eq "$(ttg_unit_of_pid "$other")" "session-$g.scope"
+    for p in "${all[@]}"; do after+=("$(polkit_verdict "$p")"); done
+    assert_eq "${after[*]}" "${before[*]}" "polkit verdicts of leader, other, depth 1/2/6"
+
+    # a terminal opened now is placed as it appears, at depth 1 too
+    p=$(pty_at_depth "$g" 1 'sleep 7111')
+    wait_until 10 ttg_grouped "$p"
+
+    explain=$(ttygroupctl explain "$P1")
+    echo "$explain"
+    assert_in "graphical \\($type\\) session $g, which has no login terminal" "$explain"
+    assert_in "Kind: *terminal" "$explain"
+    assert_in "placed in ttygroup-pty-$g-$P6\\.scope.*because pts/[0-9]+ is a terminal opened in the graphical \\($type\\) session $g" \
+        "$(journalctl -u ttygroupd -o cat --no-pager)"
+    G=$g
+}
+
+testcase_x11_terminals_at_any_depth() {
+    graphical_terminals x11
+}
+
+testcase_wayland_terminals_at_any_depth() {
+    graphical_terminals wayland
+}
+
+testcase_load_in_a_graphical_session() {
+    local g hogs with without
+    g=$(ttg_open_graphical_session alice x11)
+    wait_eq 10 "$g" loginctl show-user alice -p Display --value
+    ttg_session_spawn "$g" "/bin/bash $TTG_RUN/nest.sh 1 'for i in \$(seq 10); do taskset -c 0 cpuprobe --hog & done; wait'" >/dev/null
+    wait_eq 15 10 count_lines pgrep -u alice -x -f 'cpuprobe --hog'
+    hogs=$(ps -o sid= -p "$(pgrep -u alice -x -f 'cpuprobe --hog' | head -n1)" | tr -d ' ')
+    wait_until 10 ttg_grouped "$hogs"
+    for h in $(pgrep -s "$hogs"); do wait_until 10 ttg_grouped "$h"; done
+    with=$(ttg_session_run "$g" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
+    ttg_policy TerminalWeight=120 Enabled=false
+    wait_eq 10 0 ttg_group_count
+    without=$(ttg_session_run "$g" "script -qfec 'taskset -c 0 cpuprobe $SECONDS_PER_RUN' /dev/null" | tr -d '\r')
+    with=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$with")
+    without=$(sed -n 's/.*share=\([0-9.]*\).*/\1/p' <<<"$without")
+    echo "RESULT x11 session, probe CPU share next to 10 hogs on one CPU: with ttygroup ${with}, without ${without}"
+    assert_true awk -v x="$with" 'BEGIN { exit !(x >= 0.45) }'
+    assert_true awk -v x="$without" 'BEGIN { exit !(x <= 0.15) }'
+}
+
+run_testcases "$@"
