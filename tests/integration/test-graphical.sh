@@ -76,7 +76,7 @@ graphical_terminals() {
         wait_until 10 ttg_grouped "$p"
         units+=("$(ttg_unit_of_pid "$p")")
         assert_eq "$(ttg_unit_weight "$(ttg_unit_of_pid "$p")")" 120
-        assert_eq "$(ttg_session_of_pid "$p")" "$g"
+        assert_in "^ttygroup-pty-$g-$p\.scope$" "$(ttg_unit_of_pid "$p")"
     done
     assert_eq "$(printf '%s\n' "${units[@]}" | sort -u | wc -l)" 3 "three ptys, three groups"
     # the session's other processes stay where logind put them
