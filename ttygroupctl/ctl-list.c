@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ttygroupctl list: the groups (ListGroups), as a table or JSON. */
+#include "build-config.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "ctl.h"
+
+static const char *
+user_name (uid_t uid, char *buf, size_t size)
+{
+  struct passwd *pw = getpwuid (uid);
+
+  if (pw && pw->pw_name)
+    return pw->pw_name;
+  g_snprintf (buf, size, "%u", (unsigned) uid);
+  return buf;
+}
+
+int
+cmd_list (char **args, int n)
+{
+  static const char *const header[] = {
+    /* Translators: a column header of "ttygroupctl list": the systemd unit */
+    N_("UNIT"),
+    /* Translators: a column header of "ttygroupctl list": the logind session id */
+    N_("SESSION"),
+    /* Translators: a column header of "ttygroupctl list": the user name */
+    N_("USER"),
+    /* Translators: a column header of "ttygroupctl list": session or terminal */
+    N_("KIND"),
+    /* Translators: a column header of "ttygroupctl list": the terminal (tty) name */
+    N_("TTY"),
+    /* Translators: a column header of "ttygroupctl list": the process id of the group's leader */
+    N_("LEADER"),
+    /* Translators: a column header of "ttygroupctl list": the group's CPU weight */
+    N_("WEIGHT"),
+    /* Translators: a column header of "ttygroupctl list" */
+    N_("DESCRIPTION"),
+  };
+  enum { COLUMNS = G_N_ELEMENTS (header) };
+  g_autoptr(sd_bus) bus = NULL;
+  g_auto(sd_bus_error) error = SD_BUS_ERROR_NULL;
+  g_autoptr(sd_bus_message) call = NULL;
+  g_autoptr(sd_bus_message) reply = NULL;
+  g_autoptr(GString) json = g_string_new ("[");
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  int width[COLUMNS] = { 0 };
+  const char *unit, *session, *kind, *tty, *description;
+  uint32_t uid, leader;
+  uint64_t weight;
+  int r;
+
+  r = bus_connect (&bus);
+  if (r != EXIT_OK)
+    return r;
+  if (new_call (bus, "ListGroups", &call) < 0)
+    return EXIT_FAIL;
+  r = sd_bus_call (bus, call, 0, &error, &reply);
+  if (r < 0)
+    return call_failed ("ListGroups", &error, r);
+
+  r = sd_bus_message_enter_container (reply, SD_BUS_TYPE_ARRAY, "(ssussuts)");
+  if (r < 0)
+    return reply_malformed ("ListGroups", r);
+  while ((r = sd_bus_message_read (reply, "(ssussuts)", &unit, &session, &uid, &kind, &tty,
+                                   &leader, &weight, &description)) > 0)
+    {
+      if (arg_json != JSON_OFF)
+        {
+          if (json->len > 1)
+            g_string_append_c (json, ',');
+          g_string_append (json, "{\"Unit\":");
+          json_append_string (json, unit);
+          g_string_append (json, ",\"Session\":");
+          json_append_string (json, session);
+          g_string_append_printf (json, ",\"Uid\":%" G_GUINT32_FORMAT ",\"Kind\":", uid);
+          json_append_string (json, kind);
+          g_string_append (json, ",\"Tty\":");
+          json_append_string (json, tty);
+          g_string_append_printf (json, ",\"Leader\":%" G_GUINT32_FORMAT ",\"Weight\":%" G_GUINT64_FORMAT
+                                  ",\"Description\":", leader, (guint64) weight);
+          json_append_string (json, description);
+          g_string_append_c (json, '}');
+        }
+      else
+        {
+          char buf[32];
+
+          g_ptr_array_add (cells, text_safe (unit));
+          g_ptr_array_add (cells, text_safe (*session ? session : "-"));
+          g_ptr_array_add (cells, text_safe (user_name (uid, buf, sizeof buf)));
+          g_ptr_array_add (cells, text_safe (kind));
+          g_ptr_array_add (cells, text_safe (*tty ? tty : "-"));
+          g_ptr_array_add (cells, leader ? g_strdup_printf ("%" G_GUINT32_FORMAT, leader) : g_strdup ("-"));
+          /* 0: the service sets no weight, systemd's default applies */
+          g_ptr_array_add (cells, weight ? g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) weight) : g_strdup ("-"));
+          g_ptr_array_add (cells, text_safe (*description ? description : "-"));
+        }
+    }
+  if (r < 0)
+    return reply_malformed ("ListGroups", r);
+
+  if (arg_json != JSON_OFF)
+    {
+      g_string_append_c (json, ']');
+      print_json (json);
+      return EXIT_OK;
+    }
+  if (cells->len == 0)
+    {
+      printf ("%s\n", _("No groups."));
+      return EXIT_OK;
+    }
+  /* widths in characters: a translated header may not be ASCII */
+  for (guint c = 0; c < COLUMNS; c++)
+    width[c] = (int) g_utf8_strlen (_(header[c]), -1);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % COLUMNS] = MAX (width[i % COLUMNS], (int) g_utf8_strlen (cells->pdata[i], -1));
+  for (guint c = 0; c < COLUMNS; c++)
+    {
+      const char *title = _(header[c]);
+
+      if (c + 1 < COLUMNS)
+        printf ("%s%*s ", title, width[c] - (int) g_utf8_strlen (title, -1), "");
+      else
+        printf ("%s\n", title);
+    }
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const char *cell = cells->pdata[i];
+      guint c = i % COLUMNS;
+
+      if (c + 1 < COLUMNS)
+        printf ("%s%*s ", cell, width[c] - (int) g_utf8_strlen (cell, -1), "");
+      else
+        printf ("%s\n", cell);
+    }
+  printf ("\n");
+  /* Translators: the last line of "ttygroupctl list"; %u is the number of groups */
+  printf (ngettext ("%u group listed.", "%u groups listed.", cells->len / COLUMNS), cells->len / COLUMNS);
+  printf ("\n");
+  return EXIT_OK;
+}

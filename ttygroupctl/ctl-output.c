@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ttygroupctl: what it prints. JSON (short or pretty), text for people
+ * (rows, tables), and the pager. */
+#include "build-config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "ctl.h"
+
+/* --------------------------------------------------------- formatting -- */
+
+/* A JSON string. D-Bus strings are valid UTF-8, others (user names) are
+ * made so; every control character is escaped. */
+void
+json_append_string (GString *out, const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) valid; *p; p++)
+    switch (*p)
+      {
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\b': g_string_append (out, "\\b"); break;
+      case '\f': g_string_append (out, "\\f"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\u%04x", *p);
+        else
+          g_string_append_c (out, (char) *p);
+      }
+  g_string_append_c (out, '"');
+}
+
+/* Text for a terminal: control characters (C0, DEL, C1) are shown escaped,
+ * never sent: descriptions carry process names, which users choose. */
+void
+text_append_safe (GString *out, const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+
+  for (const char *p = valid; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+        g_string_append_printf (out, "\\x%02x", (unsigned) c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+}
+
+char *
+text_safe (const char *s)
+{
+  GString *out = g_string_new (NULL);
+
+  text_append_safe (out, s);
+  return g_string_free (out, FALSE);
+}
+
+/* Reads the next complete value of m (any D-Bus type) and appends it as
+ * JSON, or as text for people (booleans yes/no, strings bare). */
+int
+append_value (sd_bus_message *m, GString *out, gboolean json)
+{
+  const char *contents = NULL;
+  char type;
+  int r;
+
+  r = sd_bus_message_peek_type (m, &type, &contents);
+  if (r < 0)
+    return r;
+  if (r == 0)
+    return -EBADMSG;
+
+  switch (type)
+    {
+    case SD_BUS_TYPE_VARIANT:
+      r = sd_bus_message_enter_container (m, type, contents);
+      if (r < 0)
+        return r;
+      r = append_value (m, out, json);
+      if (r < 0)
+        return r;
+      return sd_bus_message_exit_container (m);
+
+    case SD_BUS_TYPE_ARRAY:
+    case SD_BUS_TYPE_STRUCT:
+      {
+        gboolean dict = type == SD_BUS_TYPE_ARRAY && contents[0] == SD_BUS_TYPE_DICT_ENTRY_BEGIN;
+        gboolean first = TRUE;
+
+        r = sd_bus_message_enter_container (m, type, contents);
+        if (r < 0)
+          return r;
+        if (json)
+          g_string_append_c (out, dict ? '{' : '[');
+        else
+          g_string_append_c (out, dict ? '{' : type == SD_BUS_TYPE_STRUCT ? '(' : '[');
+        while ((r = sd_bus_message_at_end (m, FALSE)) == 0)
+          {
+            if (!first)
+              g_string_append (out, json ? "," : ", ");
+            first = FALSE;
+            r = append_value (m, out, json);
+            if (r < 0)
+              return r;
+          }
+        if (r < 0)
+          return r;
+        if (json)
+          g_string_append_c (out, dict ? '}' : ']');
+        else
+          g_string_append_c (out, dict ? '}' : type == SD_BUS_TYPE_STRUCT ? ')' : ']');
+        return sd_bus_message_exit_container (m);
+      }
+
+    case SD_BUS_TYPE_DICT_ENTRY:
+      {
+        char key_type;
+
+        r = sd_bus_message_enter_container (m, type, contents);
+        if (r < 0)
+          return r;
+        r = sd_bus_message_peek_type (m, &key_type, NULL);
+        if (r <= 0)
+          return r < 0 ? r : -EBADMSG;
+        /* JSON keys are strings: quote numeric keys */
+        gboolean quote = json && !strchr ("sog", key_type);
+        if (quote)
+          g_string_append_c (out, '"');
+        r = append_value (m, out, json);
+        if (r < 0)
+          return r;
+        if (quote)
+          g_string_append_c (out, '"');
+        g_string_append (out, json ? ":" : "=");
+        r = append_value (m, out, json);
+        if (r < 0)
+          return r;
+        return sd_bus_message_exit_container (m);
+      }
+
+    default:
+      {
+        union {
+          uint8_t y;
+          int b;
+          int16_t n;
+          uint16_t q;
+          int32_t i;
+          uint32_t u;
+          int64_t x;
+          uint64_t t;
+          double d;
+          const char *s;
+          int h;
+        } v;
+
+        r = sd_bus_message_read_basic (m, type, &v);
+        if (r < 0)
+          return r;
+        switch (type)
+          {
+          case SD_BUS_TYPE_BOOLEAN:
+            g_string_append (out, json ? (v.b ? "true" : "false") : (v.b ? "yes" : "no"));
+            break;
+          case SD_BUS_TYPE_BYTE: g_string_append_printf (out, "%" G_GUINT16_FORMAT, (guint16) v.y); break;
+          case SD_BUS_TYPE_INT16: g_string_append_printf (out, "%" G_GINT16_FORMAT, v.n); break;
+          case SD_BUS_TYPE_UINT16: g_string_append_printf (out, "%" G_GUINT16_FORMAT, v.q); break;
+          case SD_BUS_TYPE_INT32: g_string_append_printf (out, "%" G_GINT32_FORMAT, v.i); break;
+          case SD_BUS_TYPE_UINT32: g_string_append_printf (out, "%" G_GUINT32_FORMAT, v.u); break;
+          case SD_BUS_TYPE_INT64: g_string_append_printf (out, "%" G_GINT64_FORMAT, (gint64) v.x); break;
+          case SD_BUS_TYPE_UINT64: g_string_append_printf (out, "%" G_GUINT64_FORMAT, (guint64) v.t); break;
+          case SD_BUS_TYPE_UNIX_FD: g_string_append_printf (out, "%d", v.h); break;
+          case SD_BUS_TYPE_DOUBLE:
+            if (isfinite (v.d))
+              {
+                char buf[G_ASCII_DTOSTR_BUF_SIZE];
+                g_string_append (out, g_ascii_dtostr (buf, sizeof buf, v.d));
+              }
+            else
+              g_string_append (out, json ? "null" : isnan (v.d) ? "nan" : v.d > 0 ? "inf" : "-inf");
+            break;
+          case SD_BUS_TYPE_STRING:
+          case SD_BUS_TYPE_OBJECT_PATH:
+          case SD_BUS_TYPE_SIGNATURE:
+            if (json)
+              json_append_string (out, v.s);
+            else
+              text_append_safe (out, v.s);
+            break;
+          default:
+            return -EBADMSG;
+          }
+        return 0;
+      }
+    }
+}
+
+/* Text for people: "Key: value" lines with the values aligned. */
+void
+rows_init (Rows *rows)
+{
+  rows->keys = g_ptr_array_new_with_free_func (g_free);
+  rows->values = g_ptr_array_new_with_free_func (g_free);
+}
+
+void
+rows_clear (Rows *rows)
+{
+  g_clear_pointer (&rows->keys, g_ptr_array_unref);
+  g_clear_pointer (&rows->values, g_ptr_array_unref);
+}
+
+void
+rows_add (Rows *rows, const char *key, const char *value)
+{
+  g_ptr_array_add (rows->keys, g_strdup (key));
+  g_ptr_array_add (rows->values, text_safe (*value ? value : "-"));
+}
+
+void
+rows_print (const Rows *rows, const char *separator)
+{
+  int width = 0;
+
+  for (guint i = 0; i < rows->keys->len; i++)
+    width = MAX (width, (int) g_utf8_strlen (rows->keys->pdata[i], -1));
+  for (guint i = 0; i < rows->keys->len; i++)
+    {
+      const char *key = rows->keys->pdata[i];
+      printf ("%s%s%*s%s\n", key, separator, width - (int) g_utf8_strlen (key, -1), "",
+              (const char *) rows->values->pdata[i]);
+    }
+}
+
+/* Walks an a{sv} at the current position of m: adds each entry to rows (as
+ * text), or to json as the members of an object (without the braces). */
+int
+read_dict (sd_bus_message *m, Rows *rows, GString *json)
+{
+  int r;
+
+  r = sd_bus_message_enter_container (m, SD_BUS_TYPE_ARRAY, "{sv}");
+  if (r < 0)
+    return r;
+  while ((r = sd_bus_message_enter_container (m, SD_BUS_TYPE_DICT_ENTRY, "sv")) > 0)
+    {
+      const char *key;
+
+      r = sd_bus_message_read_basic (m, SD_BUS_TYPE_STRING, &key);
+      if (r < 0)
+        return r;
+      if (json)
+        {
+          if (json->len > 0 && json->str[json->len - 1] != '{')
+            g_string_append_c (json, ',');
+          json_append_string (json, key);
+          g_string_append_c (json, ':');
+          r = append_value (m, json, TRUE);
+        }
+      else
+        {
+          g_autoptr(GString) text = g_string_new (NULL);
+
+          r = append_value (m, text, FALSE);
+          if (r >= 0)
+            rows_add (rows, key, text->str);
+        }
+      if (r < 0)
+        return r;
+      r = sd_bus_message_exit_container (m);
+      if (r < 0)
+        return r;
+    }
+  if (r < 0)
+    return r;
+  return sd_bus_message_exit_container (m);
+}
+
+void
+print_json (GString *json)
+{
+  g_string_append_c (json, '\n');
+  fputs (json->str, stdout);
+}

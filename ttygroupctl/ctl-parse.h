@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* The pure parts of ttygroupctl's command line: no bus, no output, so the
+ * unit tests take them as they are. */
+
+#include <glib.h>
+
+#include "ttg-policy-keys.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  CTL_ASSIGN_OK,
+  CTL_ASSIGN_SYNTAX,      /* not KEY=VALUE (no '=', or nothing before it) */
+  CTL_ASSIGN_UNKNOWN_KEY, /* *ret_key is set */
+  CTL_ASSIGN_BAD_VALUE,   /* *ret_key and ret->info are set */
+} CtlAssignResult;
+
+/* One KEY=VALUE argument of set-policy and set-user-policy. The value is
+ * read by ttg_policy_parse_value(), the rule of ttygroup.conf, so the
+ * command line takes exactly what the file takes. *ret_key (the part before
+ * '=', to free) is set unless the syntax is wrong. */
+CtlAssignResult ctl_parse_assignment (const char *arg, char **ret_key, TtgPolicyValue *ret);
+
+G_END_DECLS
