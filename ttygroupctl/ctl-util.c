@@ -11,30 +11,34 @@
 
 const char *arg_command;
 
+static void
+print_error_va (const char *format, va_list ap)
+{
+  g_autofree char *msg = g_strdup_vprintf (format, ap);
+
+  g_printerr ("ttygroupctl: %s\n", msg);
+}
+
 /* "ttygroupctl: MESSAGE" on stderr; the message is translated by the
  * caller, the prefix and the newline are not part of it. */
 void
 print_error (const char *format, ...)
 {
-  g_autofree char *msg = NULL;
   va_list ap;
 
   va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
+  print_error_va (format, ap);
   va_end (ap);
-  g_printerr ("ttygroupctl: %s\n", msg);
 }
 
 int
 usage_error (const char *format, ...)
 {
-  g_autofree char *msg = NULL;
   va_list ap;
 
   va_start (ap, format);
-  msg = g_strdup_vprintf (format, ap);
+  print_error_va (format, ap);
   va_end (ap);
-  print_error ("%s", msg);
   g_printerr ("%s\n", _("Try 'ttygroupctl --help' for more information."));
   return EXIT_USAGE;
 }

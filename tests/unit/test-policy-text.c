@@ -11,17 +11,11 @@
 typedef struct {
   const char *text;
   gboolean ok;
-  gboolean boolean; /* for boolean keys */
-} BooleanCase;
-
-typedef struct {
-  const char *text;
-  gboolean ok;
-  guint64 weight;
-} WeightCase;
+  guint64 value; /* TRUE/FALSE for boolean keys */
+} Case;
 
 /* systemd's parse_boolean(): these spellings, in any case, nothing else. */
-static const BooleanCase boolean_cases[] = {
+static const Case boolean_cases[] = {
   { "1", TRUE, TRUE }, { "yes", TRUE, TRUE }, { "y", TRUE, TRUE },
   { "true", TRUE, TRUE }, { "t", TRUE, TRUE }, { "on", TRUE, TRUE },
   { "TRUE", TRUE, TRUE }, { "True", TRUE, TRUE }, { "YeS", TRUE, TRUE }, { "ON", TRUE, TRUE },
@@ -35,7 +29,7 @@ static const BooleanCase boolean_cases[] = {
   { "yes please", FALSE }, { "0x1", FALSE }, { "on;", FALSE },
 };
 
-static const WeightCase weight_cases[] = {
+static const Case weight_cases[] = {
   { "1", TRUE, 1 }, { "100", TRUE, 100 }, { "10000", TRUE, 10000 }, { "0100", TRUE, 100 },
   { "0", FALSE }, { "10001", FALSE }, { "", FALSE }, { "-5", FALSE }, { "+5", FALSE },
   { "1e3", FALSE }, { "0x10", FALSE }, { "100%", FALSE }, { "1 00", FALSE },
@@ -113,35 +107,38 @@ policy_value (const TtgPolicy *p, const char *key)
   g_assert_not_reached ();
 }
 
-static gboolean
-policy_boolean (const TtgPolicy *p, const char *key)
-{
-  g_autofree char *value = policy_value (p, key);
-
-  return g_str_equal (value, "true");
-}
-
+/* The value of info's key in p, as a TtgPolicyValue holds it. */
 static guint64
-policy_weight (const TtgPolicy *p, const char *key)
+policy_number (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
-  g_autofree char *value = policy_value (p, key);
+  g_autofree char *value = policy_value (p, info->key);
 
+  if (info->type == TTG_POLICY_TYPE_BOOLEAN)
+    return g_str_equal (value, "true");
   return g_ascii_strtoull (value, NULL, 10);
 }
 
+static guint64
+value_number (const TtgPolicyValue *v)
+{
+  return v->info->type == TTG_POLICY_TYPE_BOOLEAN ? (guint64) v->boolean : v->weight;
+}
+
+/* Every key of the type, every case: the three readers agree with the
+ * table and with each other. */
 static void
-test_booleans (void)
+check_cases (TtgPolicyType type, const Case *cases, guint n_cases, guint n_keys)
 {
   guint tested_keys = 0;
 
   for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key; info++)
     {
-      if (info->type != TTG_POLICY_TYPE_BOOLEAN)
+      if (info->type != type)
         continue;
       tested_keys++;
-      for (guint i = 0; i < G_N_ELEMENTS (boolean_cases); i++)
+      for (guint i = 0; i < n_cases; i++)
         {
-          const BooleanCase *c = &boolean_cases[i];
+          const Case *c = &cases[i];
           TtgPolicyValue common, ctl;
           TtgPolicy file;
 
@@ -152,42 +149,24 @@ test_booleans (void)
           if (!c->ok)
             continue;
           g_assert_true (common.info == info && ctl.info == info);
-          g_assert_cmpint (common.boolean, ==, c->boolean);
-          g_assert_cmpint (ctl.boolean, ==, c->boolean);
-          g_assert_cmpint (policy_boolean (&file, info->key), ==, c->boolean);
+          g_assert_cmpuint (value_number (&common), ==, c->value);
+          g_assert_cmpuint (value_number (&ctl), ==, c->value);
+          g_assert_cmpuint (policy_number (&file, info), ==, c->value);
         }
     }
-  g_assert_cmpuint (tested_keys, ==, 3);
+  g_assert_cmpuint (tested_keys, ==, n_keys);
+}
+
+static void
+test_booleans (void)
+{
+  check_cases (TTG_POLICY_TYPE_BOOLEAN, boolean_cases, G_N_ELEMENTS (boolean_cases), 3);
 }
 
 static void
 test_weights (void)
 {
-  guint tested_keys = 0;
-
-  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key; info++)
-    {
-      if (info->type != TTG_POLICY_TYPE_WEIGHT)
-        continue;
-      tested_keys++;
-      for (guint i = 0; i < G_N_ELEMENTS (weight_cases); i++)
-        {
-          const WeightCase *c = &weight_cases[i];
-          TtgPolicyValue common, ctl;
-          TtgPolicy file;
-
-          g_test_message ("%s=%s", info->key, c->text);
-          g_assert_cmpint (common_parse (info->key, c->text, &common), ==, c->ok);
-          g_assert_cmpint (ctl_parse (info->key, c->text, &ctl), ==, c->ok);
-          g_assert_cmpint (config_parse (info->key, c->text, &file), ==, c->ok);
-          if (!c->ok)
-            continue;
-          g_assert_cmpuint (common.weight, ==, c->weight);
-          g_assert_cmpuint (ctl.weight, ==, c->weight);
-          g_assert_cmpuint (policy_weight (&file, info->key), ==, c->weight);
-        }
-    }
-  g_assert_cmpuint (tested_keys, ==, 4);
+  check_cases (TTG_POLICY_TYPE_WEIGHT, weight_cases, G_N_ELEMENTS (weight_cases), 4);
 }
 
 /* Keys are case-sensitive in both (D-Bus and GKeyFile keys are). */
