@@ -11,7 +11,7 @@
 
 const char *arg_command;
 
-static void
+static void G_GNUC_PRINTF (1, 0)
 print_error_va (const char *format, va_list ap)
 {
   g_autofree char *msg = g_strdup_vprintf (format, ap);
