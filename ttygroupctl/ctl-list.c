@@ -111,15 +111,17 @@ cmd_list (char **args, int n)
     }
   if (cells->len == 0)
     {
-      printf ("%s\n", _("No groups."));
+      if (!arg_no_legend)
+        printf ("%s\n", _("No groups."));
       return EXIT_OK;
     }
   /* widths in characters: a translated header may not be ASCII */
-  for (guint c = 0; c < COLUMNS; c++)
-    width[c] = (int) g_utf8_strlen (_(header[c]), -1);
+  if (!arg_no_legend)
+    for (guint c = 0; c < COLUMNS; c++)
+      width[c] = (int) g_utf8_strlen (_(header[c]), -1);
   for (guint i = 0; i < cells->len; i++)
     width[i % COLUMNS] = MAX (width[i % COLUMNS], (int) g_utf8_strlen (cells->pdata[i], -1));
-  for (guint c = 0; c < COLUMNS; c++)
+  for (guint c = 0; c < COLUMNS && !arg_no_legend; c++)
     {
       const char *title = _(header[c]);
 
@@ -138,6 +140,8 @@ cmd_list (char **args, int n)
       else
         printf ("%s\n", cell);
     }
+  if (arg_no_legend)
+    return EXIT_OK;
   printf ("\n");
   /* Translators: the last line of "ttygroupctl list"; %u is the number of groups */
   printf (ngettext ("%u group listed.", "%u groups listed.", cells->len / COLUMNS), cells->len / COLUMNS);

@@ -4,6 +4,10 @@
 #include "build-config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -292,6 +296,83 @@ read_dict (sd_bus_message *m, Rows *rows, GString *json)
 void
 print_json (GString *json)
 {
+  if (arg_json == JSON_PRETTY)
+    {
+      g_autofree char *pretty = ctl_json_pretty (json->str);
+
+      printf ("%s\n", pretty);
+      return;
+    }
   g_string_append_c (json, '\n');
   fputs (json->str, stdout);
+}
+
+/* ---------------------------------------------------------------- pager -- */
+
+static pid_t pager_pid;
+
+void
+pager_open (void)
+{
+  const char *pager;
+  int fds[2];
+  pid_t pid;
+
+  if (arg_no_pager || pager_pid > 0 || !isatty (STDOUT_FILENO))
+    return;
+  pager = g_getenv ("SYSTEMD_PAGER");
+  if (!pager)
+    pager = g_getenv ("PAGER");
+  if (!pager)
+    pager = "less";
+  /* systemd's rule: an empty pager or "cat" means no pager */
+  pager = pager + strspn (pager, " \t");
+  if (!*pager || g_str_equal (pager, "cat"))
+    return;
+
+  fflush (stdout);
+  if (pipe (fds) < 0)
+    return;
+  pid = fork ();
+  if (pid < 0)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return;
+    }
+  if (pid == 0)
+    {
+      if (dup2 (fds[0], STDIN_FILENO) < 0)
+        _exit (EXIT_FAIL);
+      close (fds[0]);
+      close (fds[1]);
+      /* F: quit when it fits one screen, R: colours, S: no wrapping,
+       * X: leave the screen alone, M: verbose prompt, K: quit on ^C */
+      setenv ("LESS", "FRSXMK", 0);
+      execl ("/bin/sh", "sh", "-c", pager, (char *) NULL);
+      _exit (EXIT_FAIL);
+    }
+  close (fds[0]);
+  if (dup2 (fds[1], STDOUT_FILENO) < 0)
+    {
+      close (fds[1]);
+      return;
+    }
+  close (fds[1]);
+  pager_pid = pid;
+  /* The pager reads ^C (K), the client must not die of it meanwhile. */
+  signal (SIGINT, SIG_IGN);
+  signal (SIGPIPE, SIG_IGN);
+}
+
+void
+pager_close (void)
+{
+  if (pager_pid <= 0)
+    return;
+  fflush (stdout);
+  close (STDOUT_FILENO);
+  while (waitpid (pager_pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  pager_pid = 0;
 }

@@ -26,3 +26,112 @@ ctl_parse_assignment (const char *arg, char **ret_key, TtgPolicyValue *ret)
     }
   return CTL_ASSIGN_OK;
 }
+
+gboolean
+ctl_parse_json_mode (const char *text, JsonMode *out)
+{
+  static const struct {
+    const char *name;
+    JsonMode mode;
+  } modes[] = {
+    { "short", JSON_SHORT },
+    { "pretty", JSON_PRETTY },
+    { "off", JSON_OFF },
+  };
+
+  if (text == NULL)
+    {
+      *out = JSON_SHORT;
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_str_equal (text, modes[i].name))
+      {
+        *out = modes[i].mode;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+ctl_find_flag_with_value (int argc, char **argv, const char *const *flags)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      const char *eq;
+
+      if (g_str_equal (argv[i], "--"))
+        return NULL;
+      if (!g_str_has_prefix (argv[i], "--") || !(eq = strchr (argv[i], '=')))
+        continue;
+      for (guint f = 0; flags[f]; f++)
+        if (strlen (flags[f]) == (gsize) (eq - argv[i] - 2) && strncmp (argv[i] + 2, flags[f], eq - argv[i] - 2) == 0)
+          return argv[i];
+    }
+  return NULL;
+}
+
+static void
+newline (GString *out, int depth)
+{
+  g_string_append_c (out, '\n');
+  for (int i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+char *
+ctl_json_pretty (const char *compact)
+{
+  GString *out = g_string_new (NULL);
+  gboolean in_string = FALSE;
+  int depth = 0;
+
+  for (const char *p = compact; *p; p++)
+    {
+      if (in_string)
+        {
+          g_string_append_c (out, *p);
+          if (*p == '\\' && p[1])
+            g_string_append_c (out, *++p);
+          else if (*p == '"')
+            in_string = FALSE;
+          continue;
+        }
+      switch (*p)
+        {
+        case '"':
+          in_string = TRUE;
+          g_string_append_c (out, *p);
+          break;
+
+        case '{':
+        case '[':
+          g_string_append_c (out, *p);
+          /* an empty object or array stays on its line */
+          if (p[1] == (*p == '{' ? '}' : ']'))
+            g_string_append_c (out, *++p);
+          else
+            newline (out, ++depth);
+          break;
+
+        case '}':
+        case ']':
+          newline (out, --depth);
+          g_string_append_c (out, *p);
+          break;
+
+        case ',':
+          g_string_append_c (out, ',');
+          newline (out, depth);
+          break;
+
+        case ':':
+          g_string_append (out, ": ");
+          break;
+
+        default:
+          g_string_append_c (out, *p);
+        }
+    }
+  return g_string_free (out, FALSE);
+}

@@ -23,4 +23,23 @@ typedef enum {
  * '=', to free) is set unless the syntax is wrong. */
 CtlAssignResult ctl_parse_assignment (const char *arg, char **ret_key, TtgPolicyValue *ret);
 
+typedef enum {
+  JSON_OFF,
+  JSON_SHORT,  /* one document on one line */
+  JSON_PRETTY, /* indented, for people */
+} JsonMode;
+
+/* The value of --json: "short", "pretty" or "off"; NULL (a bare --json)
+ * means short. FALSE for anything else. */
+gboolean ctl_parse_json_mode (const char *text, JsonMode *out);
+
+/* The options that take no value: "--NAME=..." for one of them, before the
+ * first "--", is an error GOption lets through. Returns the first such
+ * argument of argv (argc entries, argv[0] the program), or NULL. */
+const char *ctl_find_flag_with_value (int argc, char **argv, const char *const *flags);
+
+/* compact, one JSON document as ttygroupctl writes it (no blanks outside
+ * strings), indented by two spaces a level; a new string. */
+char *ctl_json_pretty (const char *compact);
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "ttg-bus.h"
 #include "ttg-policy-keys.h"
+#include "ctl-parse.h"
 
 G_BEGIN_DECLS
 
@@ -25,15 +26,11 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (sd_bus_error, sd_bus_error_free)
  * should still not hang a script forever. */
 #define INTERACTIVE_TIMEOUT_USEC (5 * 60 * G_USEC_PER_SEC)
 
-typedef enum {
-  JSON_OFF,
-  JSON_SHORT,  /* one document on one line */
-  JSON_PRETTY, /* indented, for people */
-} JsonMode;
-
 /* The options of the command line (ttygroupctl.c). */
 extern JsonMode arg_json;
 extern gboolean arg_no_ask_password;
+extern gboolean arg_no_legend;
+extern gboolean arg_no_pager;
 /* The command being run, for its messages (ctl-util.c). */
 extern const char *arg_command;
 
@@ -88,8 +85,15 @@ void rows_print (const Rows *rows, const char *separator);
 /* Walks an a{sv} at the current position of m: adds each entry to rows (as
  * text), or to json as the members of an object (without the braces). */
 int read_dict (sd_bus_message *m, Rows *rows, GString *json);
-/* Prints one JSON document (as built, one line) and a newline. */
+/* Prints one JSON document and a newline: as built (one line) for
+ * --json=short, indented for --json=pretty. */
 void print_json (GString *json);
+
+/* Pipes stdout through $SYSTEMD_PAGER, $PAGER or "less" (LESS=FRSXMK unless
+ * set) when stdout is a terminal and --no-pager was not given, as systemctl
+ * does; pager_close() waits for it. */
+void pager_open (void);
+void pager_close (void);
 
 /* ------------------------------------------------------------ commands -- */
 

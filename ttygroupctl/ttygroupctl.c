@@ -15,19 +15,34 @@
 
 JsonMode arg_json = JSON_OFF;
 gboolean arg_no_ask_password;
+gboolean arg_no_legend;
+gboolean arg_no_pager;
+
+static gboolean
+parse_json_option (const char *name, const char *value, gpointer data, GError **error)
+{
+  if (ctl_parse_json_mode (value, &arg_json))
+    return TRUE;
+  /* Translators: the first %s is the value given; keep --json, short,
+   * pretty and off as they are */
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--json: '%s' is not one of short, pretty, off"), value);
+  return FALSE;
+}
 
 typedef struct {
   const char *name;
   int min_args;
   int max_args; /* -1: any number */
   int (*run) (char **args, int n);
+  gboolean paged; /* its output goes through the pager */
 } Command;
 
 static const Command commands[] = {
-  { "status", 0, 0, cmd_status },
-  { "list", 0, 0, cmd_list },
-  { "explain", 1, 1, cmd_explain },
-  { "get-policy", 0, 0, cmd_get_policy },
+  { "status", 0, 0, cmd_status, TRUE },
+  { "list", 0, 0, cmd_list, TRUE },
+  { "explain", 1, 1, cmd_explain, TRUE },
+  { "get-policy", 0, 0, cmd_get_policy, TRUE },
   { "set-policy", 1, -1, cmd_set_policy },
   { "set-user-policy", 1, -1, cmd_set_user_policy },
   { "enable", 0, 0, cmd_enable },
@@ -63,19 +78,30 @@ static const char *const description[] = {
      "2 for a wrong command line. See ttygroupctl(1) and org.ttygroup1(5)."),
 };
 
+/* The options of entries[] that take no value. */
+static const char *const flag_options[] = {
+  "no-ask-password", "no-legend", "no-pager", "version", "help", "help-all", NULL
+};
+
 int
 main (int argc, char **argv)
 {
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(GError) error = NULL;
   gboolean version = FALSE;
-  gboolean json = FALSE;
+  const char *bad_flag;
   const Command *cmd = NULL;
   int n, r;
   g_autofree char *help_text = NULL;
   /* The descriptions are translated by GOption (its translation domain) */
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON (one document on one line)"), NULL },
+    { "json", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_json_option,
+      N_("Print JSON: short (one line, also a bare --json), pretty or off"),
+      "short|pretty|off" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &arg_no_legend,
+      N_("Print no column headers and no footer"), NULL },
+    { "no-pager", 0, 0, G_OPTION_ARG_NONE, &arg_no_pager,
+      N_("Do not pipe the output into a pager"), NULL },
     { "no-ask-password", 0, 0, G_OPTION_ARG_NONE, &arg_no_ask_password,
       N_("Do not ask for a password when polkit wants one: fail instead"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
@@ -94,9 +120,13 @@ main (int argc, char **argv)
   help_text = g_strjoin ("\n\n", _(description[0]), _(description[1]), _(description[2]), NULL);
   g_option_context_set_description (ctx, help_text);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  /* GOption takes "--version=3" as --version: refuse it, as systemctl does */
+  bad_flag = ctl_find_flag_with_value (argc, argv, flag_options);
+  if (bad_flag)
+    /* Translators: %s is the argument given, like --version=3 */
+    return usage_error (_("option '%s' takes no value"), bad_flag);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     return usage_error ("%s", error->message);
-  arg_json = json ? JSON_SHORT : JSON_OFF;
   if (version)
     {
       printf ("ttygroupctl %s\n", PACKAGE_VERSION);
@@ -121,12 +151,17 @@ main (int argc, char **argv)
     return usage_error (_("%s: unexpected argument '%s'"), cmd->name, argv[2 + cmd->max_args]);
 
   arg_command = cmd->name;
+  if (cmd->paged)
+    pager_open ();
   r = cmd->run (argv + 2, n);
-  if (fflush (stdout) != 0 || ferror (stdout))
+  /* EPIPE: the pager was quit before the end, which is no failure */
+  if ((fflush (stdout) != 0 || ferror (stdout)) && errno != EPIPE)
     {
+      pager_close ();
       print_error (_("Failed to write the output: %s"), g_strerror (errno));
       return EXIT_FAIL;
     }
+  pager_close ();
   return r;
 }
 
