@@ -53,6 +53,16 @@ ctl_parse_json_mode (const char *text, JsonMode *out)
   return FALSE;
 }
 
+void
+ctl_expand_bare_json (int argc, char **argv)
+{
+  static char short_json[] = "--json=short";
+
+  for (int i = 1; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--json"))
+      argv[i] = short_json;
+}
+
 const char *
 ctl_find_flag_with_value (int argc, char **argv, const char *const *flags)
 {

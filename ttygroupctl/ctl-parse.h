@@ -33,6 +33,10 @@ typedef enum {
  * means short. FALSE for anything else. */
 gboolean ctl_parse_json_mode (const char *text, JsonMode *out);
 
+/* A bare "--json" (before the first "--") becomes "--json=short" in argv:
+ * GOption would take the next argument, the command, as its value. */
+void ctl_expand_bare_json (int argc, char **argv);
+
 /* The options that take no value: "--NAME=..." for one of them, before the
  * first "--", is an error GOption lets through. Returns the first such
  * argument of argv (argc entries, argv[0] the program), or NULL. */

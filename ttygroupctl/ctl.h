@@ -105,5 +105,6 @@ int cmd_set_policy (char **args, int n);
 int cmd_set_user_policy (char **args, int n);
 int cmd_enable (char **args, int n);
 int cmd_disable (char **args, int n);
+int cmd_monitor (char **args, int n);
 
 G_END_DECLS

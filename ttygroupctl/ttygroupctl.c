@@ -47,6 +47,7 @@ static const Command commands[] = {
   { "set-user-policy", 1, -1, cmd_set_user_policy },
   { "enable", 0, 0, cmd_enable },
   { "disable", 0, 0, cmd_disable },
+  { "monitor", 0, 0, cmd_monitor },
 };
 
 /* The --help text after the options, in paragraphs. */
@@ -66,7 +67,8 @@ static const char *const description[] = {
      "                       Change your own sessions' Enabled, GroupTerminals or\n"
      "                       TerminalWeight, within the system policy (polkit:\n"
      "                       org.ttygroup1.set-user-policy)\n"
-     "  enable, disable      Same as set-policy Enabled=true / Enabled=false"),
+     "  enable, disable      Same as set-policy Enabled=true / Enabled=false\n"
+     "  monitor              Print the service's signals as they come, until ^C"),
   /* Translators: only "Policy keys:" is to be translated: the key names and
    * their values are what set-policy and ttygroup.conf take */
   N_("Policy keys:\n"
@@ -120,6 +122,7 @@ main (int argc, char **argv)
   help_text = g_strjoin ("\n\n", _(description[0]), _(description[1]), _(description[2]), NULL);
   g_option_context_set_description (ctx, help_text);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  ctl_expand_bare_json (argc, argv);
   /* GOption takes "--version=3" as --version: refuse it, as systemctl does */
   bad_flag = ctl_find_flag_with_value (argc, argv, flag_options);
   if (bad_flag)

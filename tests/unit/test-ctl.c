@@ -58,6 +58,35 @@ test_flag_with_value (void)
 }
 
 static void
+test_bare_json (void)
+{
+  static const struct {
+    const char *args;
+    const char *expanded;
+  } cases[] = {
+    { "--json status", "--json=short status" },
+    { "--json=pretty status", "--json=pretty status" },
+    { "status --json", "status --json=short" },
+    { "--json --json=off list", "--json=short --json=off list" },
+    { "--jsonx list", "--jsonx list" },
+    { "-- --json", "-- --json" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *line = g_strconcat ("ttygroupctl ", cases[i].args, NULL);
+      g_auto(GStrv) argv = g_strsplit (line, " ", -1);
+      char **copy = g_memdup2 (argv, (g_strv_length (argv) + 1) * sizeof (char *));
+      g_autofree char *joined = NULL;
+
+      ctl_expand_bare_json (g_strv_length (copy), copy);
+      joined = g_strjoinv (" ", copy + 1);
+      g_assert_cmpstr (joined, ==, cases[i].expanded);
+      g_free (copy);
+    }
+}
+
+static void
 test_json_pretty (void)
 {
   static const struct {
@@ -88,6 +117,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ctl/json-mode", test_json_mode);
   g_test_add_func ("/ctl/flag-with-value", test_flag_with_value);
+  g_test_add_func ("/ctl/bare-json", test_bare_json);
   g_test_add_func ("/ctl/json-pretty", test_json_pretty);
 
   return g_test_run ();
