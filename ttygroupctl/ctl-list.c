@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "ctl.h"
+#include "ctl-table.h"
 
 static const char *
 user_name (uid_t uid, char *buf, size_t size)
@@ -47,7 +48,6 @@ cmd_list (char **args, int n)
   g_autoptr(sd_bus_message) reply = NULL;
   g_autoptr(GString) json = g_string_new ("[");
   g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  int width[COLUMNS] = { 0 };
   const char *unit, *session, *kind, *tty, *description;
   uint32_t uid, leader;
   uint64_t weight;
@@ -115,31 +115,22 @@ cmd_list (char **args, int n)
         printf ("%s\n", _("No groups."));
       return EXIT_OK;
     }
-  /* widths in characters: a translated header may not be ASCII */
-  if (!arg_no_legend)
+  {
+    const char *titles[COLUMNS];
+    g_autoptr(CtlTable) table = NULL;
+    g_autofree char *text = NULL;
+
     for (guint c = 0; c < COLUMNS; c++)
-      width[c] = (int) g_utf8_strlen (_(header[c]), -1);
-  for (guint i = 0; i < cells->len; i++)
-    width[i % COLUMNS] = MAX (width[i % COLUMNS], (int) g_utf8_strlen (cells->pdata[i], -1));
-  for (guint c = 0; c < COLUMNS && !arg_no_legend; c++)
-    {
-      const char *title = _(header[c]);
-
-      if (c + 1 < COLUMNS)
-        printf ("%s%*s ", title, width[c] - (int) g_utf8_strlen (title, -1), "");
-      else
-        printf ("%s\n", title);
-    }
-  for (guint i = 0; i < cells->len; i++)
-    {
-      const char *cell = cells->pdata[i];
-      guint c = i % COLUMNS;
-
-      if (c + 1 < COLUMNS)
-        printf ("%s%*s ", cell, width[c] - (int) g_utf8_strlen (cell, -1), "");
-      else
-        printf ("%s\n", cell);
-    }
+      titles[c] = _(header[c]);
+    /* on a narrow terminal the DESCRIPTION is cut, the names stay whole */
+    table = ctl_table_new (titles, COLUMNS, 1u << (COLUMNS - 1));
+    for (guint i = 0; i < cells->len; i += COLUMNS)
+      ctl_table_add_row (table, (const char *const *) cells->pdata + i);
+    ctl_table_set_width (table, arg_columns);
+    ctl_table_set_header (table, !arg_no_legend);
+    text = ctl_table_to_string (table);
+    fputs (text, stdout);
+  }
   if (arg_no_legend)
     return EXIT_OK;
   printf ("\n");

@@ -31,6 +31,9 @@ extern JsonMode arg_json;
 extern gboolean arg_no_ask_password;
 extern gboolean arg_no_legend;
 extern gboolean arg_no_pager;
+/* The terminal's width when ttygroupctl started (before any pager), 0 when
+ * stdout is no terminal: tables are fitted to it. */
+extern guint arg_columns;
 /* The command being run, for its messages (ctl-util.c). */
 extern const char *arg_command;
 

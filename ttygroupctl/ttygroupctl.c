@@ -12,11 +12,13 @@
 #include <glib/gi18n.h>
 
 #include "ctl.h"
+#include "ctl-table.h"
 
 JsonMode arg_json = JSON_OFF;
 gboolean arg_no_ask_password;
 gboolean arg_no_legend;
 gboolean arg_no_pager;
+guint arg_columns;
 
 static gboolean
 parse_json_option (const char *name, const char *value, gpointer data, GError **error)
@@ -154,6 +156,8 @@ main (int argc, char **argv)
     return usage_error (_("%s: unexpected argument '%s'"), cmd->name, argv[2 + cmd->max_args]);
 
   arg_command = cmd->name;
+  /* measured before the pager takes stdout, as systemctl does */
+  arg_columns = ctl_terminal_width ();
   if (cmd->paged)
     pager_open ();
   r = cmd->run (argv + 2, n);

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The pure parts of ttygroupctl's command line and output. */
 #include "ctl-parse.h"
+#include "ctl-table.h"
+
+#include <locale.h>
+#include <string.h>
 
 static void
 test_json_mode (void)
@@ -110,10 +114,91 @@ test_json_pretty (void)
     }
 }
 
+static const char *const table_headers[] = { "UNIT", "USER", "DESCRIPTION" };
+static const char *const table_rows[][3] = {
+  { "session-2.scope", "alice", "bash" },
+  { "app-ttygroup-pty3.scope", "日本語", "make -j8 in a very long directory name" },
+};
+
+static CtlTable *
+sample_table (void)
+{
+  CtlTable *table = ctl_table_new (table_headers, 3, 1u << 2);
+
+  for (guint i = 0; i < G_N_ELEMENTS (table_rows); i++)
+    ctl_table_add_row (table, table_rows[i]);
+  return table;
+}
+
+/* Display columns: a wide (East Asian) character takes two. */
+static guint
+display_width (const char *s)
+{
+  guint width = 0;
+
+  for (const char *p = s; *p; p = g_utf8_next_char (p))
+    width += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  return width;
+}
+
+static void
+test_table_aligned (void)
+{
+  g_autoptr(CtlTable) table = sample_table ();
+  g_autofree char *text = ctl_table_to_string (table);
+
+  /* 日本語 is six columns wide, like "alice" and its blank */
+  g_assert_cmpstr (text, ==,
+                   "UNIT                    USER   DESCRIPTION\n"
+                   "session-2.scope         alice  bash\n"
+                   "app-ttygroup-pty3.scope 日本語 make -j8 in a very long directory name\n");
+}
+
+static void
+test_table_truncated (void)
+{
+  g_autoptr(CtlTable) table = sample_table ();
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  ctl_table_set_width (table, 50);
+  text = ctl_table_to_string (table);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_cmpstr (lines[3], ==, "");
+  for (guint i = 0; i < 3; i++)
+    {
+      g_test_message ("%s", lines[i]);
+      g_assert_cmpuint (display_width (lines[i]), <=, 50);
+    }
+  /* the names stay whole, the description gives way (never below the
+   * width of its header: libsmartcols keeps that much) */
+  g_assert_true (g_str_has_prefix (lines[2], "app-ttygroup-pty3.scope 日本語 make"));
+  g_assert_null (strstr (lines[2], "directory"));
+}
+
+static void
+test_table_no_header (void)
+{
+  g_autoptr(CtlTable) table = sample_table ();
+  g_autofree char *text = NULL;
+
+  ctl_table_set_header (table, FALSE);
+  text = ctl_table_to_string (table);
+  g_assert_true (g_str_has_prefix (text, "session-2.scope         alice  bash\n"));
+  g_assert_null (strstr (text, "UNIT"));
+}
+
 int
 main (int argc, char **argv)
 {
+  /* libsmartcols writes non-ASCII as \x escapes unless the locale is UTF-8 */
+  setlocale (LC_ALL, "C.UTF-8");
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ctl/table/aligned", test_table_aligned);
+  g_test_add_func ("/ctl/table/truncated", test_table_truncated);
+  g_test_add_func ("/ctl/table/no-header", test_table_no_header);
 
   g_test_add_func ("/ctl/json-mode", test_json_mode);
   g_test_add_func ("/ctl/flag-with-value", test_flag_with_value);
