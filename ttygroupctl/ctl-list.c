@@ -72,18 +72,7 @@ cmd_list (char **args, int n)
         {
           if (json->len > 1)
             g_string_append_c (json, ',');
-          g_string_append (json, "{\"Unit\":");
-          json_append_string (json, unit);
-          g_string_append (json, ",\"Session\":");
-          json_append_string (json, session);
-          g_string_append_printf (json, ",\"Uid\":%" G_GUINT32_FORMAT ",\"Kind\":", uid);
-          json_append_string (json, kind);
-          g_string_append (json, ",\"Tty\":");
-          json_append_string (json, tty);
-          g_string_append_printf (json, ",\"Leader\":%" G_GUINT32_FORMAT ",\"Weight\":%" G_GUINT64_FORMAT
-                                  ",\"Description\":", leader, (guint64) weight);
-          json_append_string (json, description);
-          g_string_append_c (json, '}');
+          ctl_group_json (json, unit, session, uid, kind, tty, leader, weight, description);
         }
       else
         {

@@ -10,6 +10,7 @@
 #include "ttg-bus.h"
 #include "ttg-policy-keys.h"
 #include "ctl-parse.h"
+#include "ctl-text.h"
 
 G_BEGIN_DECLS
 
@@ -63,11 +64,6 @@ int new_call (sd_bus *bus, const char *member, sd_bus_message **ret);
 
 /* ----------------------------------------------- output (ctl-output.c) -- */
 
-/* A JSON string (quoted, escaped; invalid UTF-8 made valid). */
-void json_append_string (GString *out, const char *s);
-/* Text for a terminal: control characters shown escaped, never sent. */
-void text_append_safe (GString *out, const char *s);
-char *text_safe (const char *s);
 /* Reads the next complete value of m (any D-Bus type) and appends it as
  * JSON, or as text for people (booleans yes/no, strings bare). */
 int append_value (sd_bus_message *m, GString *out, gboolean json);

@@ -2,6 +2,7 @@
 /* The pure parts of ttygroupctl's command line and output. */
 #include "ctl-parse.h"
 #include "ctl-table.h"
+#include "ctl-text.h"
 
 #include <locale.h>
 #include <string.h>
@@ -114,6 +115,72 @@ test_json_pretty (void)
     }
 }
 
+static void
+test_json_string (void)
+{
+  static const struct {
+    const char *in;
+    const char *out;
+  } cases[] = {
+    { "", "\"\"" },
+    { "bash", "\"bash\"" },
+    { "say \"hi\" \\ now", "\"say \\\"hi\\\" \\\\ now\"" },
+    { "a\tb\nc\rd\be\ff", "\"a\\tb\\nc\\rd\\be\\ff\"" },
+    { "\x01\x1b[31m\x7f", "\"\\u0001\\u001b[31m\\u007f\"" },
+    { "日本語", "\"日本語\"" },
+    { "bad\xff", "\"bad\xef\xbf\xbd\"" }, /* invalid UTF-8: U+FFFD */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      json_append_string (out, cases[i].in);
+      g_assert_cmpstr (out->str, ==, cases[i].out);
+    }
+}
+
+static void
+test_text_safe (void)
+{
+  g_autofree char *a = text_safe ("make\x1b]0;owned\x07 -j8");
+  g_autofree char *b = text_safe ("日本語\xc2\x9b");
+
+  g_assert_cmpstr (a, ==, "make\\x1b]0;owned\\x07 -j8");
+  g_assert_cmpstr (b, ==, "日本語\\x9b"); /* C1 too */
+}
+
+/* "list --json" for a fixed group, short and pretty. */
+static void
+test_group_json (void)
+{
+  g_autoptr(GString) out = g_string_new ("[");
+  g_autofree char *pretty = NULL;
+
+  ctl_group_json (out, "app-ttygroup-pty3.scope", "2", 1000, "terminal", "pts/3", 4242, 100,
+                  "make \"all\"");
+  g_string_append_c (out, ',');
+  ctl_group_json (out, "session-2.scope", "2", 1000, "session", "", 0, G_MAXUINT64, "");
+  g_string_append_c (out, ']');
+  g_assert_cmpstr (out->str, ==,
+                   "[{\"Unit\":\"app-ttygroup-pty3.scope\",\"Session\":\"2\",\"Uid\":1000,"
+                   "\"Kind\":\"terminal\",\"Tty\":\"pts/3\",\"Leader\":4242,\"Weight\":100,"
+                   "\"Description\":\"make \\\"all\\\"\"},"
+                   "{\"Unit\":\"session-2.scope\",\"Session\":\"2\",\"Uid\":1000,"
+                   "\"Kind\":\"session\",\"Tty\":\"\",\"Leader\":0,\"Weight\":18446744073709551615,"
+                   "\"Description\":\"\"}]");
+
+  pretty = ctl_json_pretty ("[{\"Unit\":\"u\",\"Weight\":100,\"Description\":\"a, b: {c}\"}]");
+  g_assert_cmpstr (pretty, ==,
+                   "[\n"
+                   "  {\n"
+                   "    \"Unit\": \"u\",\n"
+                   "    \"Weight\": 100,\n"
+                   "    \"Description\": \"a, b: {c}\"\n"
+                   "  }\n"
+                   "]");
+}
+
 static const char *const table_headers[] = { "UNIT", "USER", "DESCRIPTION" };
 static const char *const table_rows[][3] = {
   { "session-2.scope", "alice", "bash" },
@@ -196,6 +263,9 @@ main (int argc, char **argv)
   setlocale (LC_ALL, "C.UTF-8");
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/ctl/json/string", test_json_string);
+  g_test_add_func ("/ctl/json/group", test_group_json);
+  g_test_add_func ("/ctl/text-safe", test_text_safe);
   g_test_add_func ("/ctl/table/aligned", test_table_aligned);
   g_test_add_func ("/ctl/table/truncated", test_table_truncated);
   g_test_add_func ("/ctl/table/no-header", test_table_no_header);
