@@ -156,6 +156,22 @@ ttg_policy_parse_value (const char     *key,
                         TtgPolicyValue *out,
                         GError        **error)
 {
+  TtgPolicyValue v;
+
+  if (!ttg_policy_parse_text (key, text, &v, error))
+    return FALSE;
+  if (v.info->type == TTG_POLICY_TYPE_WEIGHT && !ttg_policy_check_weight (v.info, v.weight, error))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+ttg_policy_parse_text (const char     *key,
+                       const char     *text,
+                       TtgPolicyValue *out,
+                       GError        **error)
+{
   const TtgPolicyKeyInfo *info;
 
   g_return_val_if_fail (key != NULL, FALSE);
@@ -213,8 +229,6 @@ ttg_policy_parse_value (const char     *key,
                          info->key, text, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX);
             return FALSE;
           }
-        if (!ttg_policy_check_weight (info, w, error))
-          return FALSE;
         *out = (TtgPolicyValue) { .info = info, .weight = w };
         return TRUE;
       }

@@ -83,4 +83,10 @@ typedef struct {
 
 gboolean ttg_policy_parse_value (const char *key, const char *text, TtgPolicyValue *out, GError **error);
 
+/* The same without the range of weights (a weight is only checked to be
+ * decimal and to fit 64 bits): what ttygroupctl sends, leaving the range to
+ * the service, which alone knows it for SetUserPolicy.
+ * ttg_policy_parse_value() is this and ttg_policy_check_weight(). */
+gboolean ttg_policy_parse_text (const char *key, const char *text, TtgPolicyValue *out, GError **error);
+
 G_END_DECLS

@@ -19,7 +19,7 @@ ctl_parse_assignment (const char *arg, char **ret_key, TtgPolicyValue *ret)
   *ret_key = g_steal_pointer (&key);
   if (!info)
     return CTL_ASSIGN_UNKNOWN_KEY;
-  if (!ttg_policy_parse_value (info->key, eq + 1, ret, &error))
+  if (!ttg_policy_parse_text (info->key, eq + 1, ret, &error))
     {
       *ret = (TtgPolicyValue) { .info = info };
       return CTL_ASSIGN_BAD_VALUE;

@@ -18,9 +18,11 @@ typedef enum {
 } CtlAssignResult;
 
 /* One KEY=VALUE argument of set-policy and set-user-policy. The value is
- * read by ttg_policy_parse_value(), the rule of ttygroup.conf, so the
- * command line takes exactly what the file takes. *ret_key (the part before
- * '=', to free) is set unless the syntax is wrong. */
+ * read by ttg_policy_parse_text(), the rule of ttygroup.conf, so the
+ * command line takes exactly the texts the file takes; the range of a
+ * weight is left to the service (it alone knows it for set-user-policy).
+ * *ret_key (the part before '=', to free) is set unless the syntax is
+ * wrong. */
 CtlAssignResult ctl_parse_assignment (const char *arg, char **ret_key, TtgPolicyValue *ret);
 
 typedef enum {

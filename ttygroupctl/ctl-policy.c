@@ -80,9 +80,9 @@ bad_value (const TtgPolicyKeyInfo *info, const char *value)
 
     case TTG_POLICY_TYPE_WEIGHT:
       /* Translators: the first %s is the command name (set-policy, set-user-policy);
-       * the second a policy key name, the third the value given; %d..%d is the range */
-      return usage_error (_("%s: %s takes a weight (a decimal number, %d..%d), not '%s'"),
-                          arg_command, info->key, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX, value);
+       * the second a policy key name, the third the value given */
+      return usage_error (_("%s: %s takes a weight (a decimal number), not '%s'"),
+                          arg_command, info->key, value);
     }
 
   g_assert_not_reached ();

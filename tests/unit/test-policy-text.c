@@ -2,7 +2,8 @@
 /* A policy value written as text means the same everywhere: the
  * configuration file (ttygroupd --check-config), ttygroupctl set-policy and
  * the common parser they both call must accept and reject the same texts,
- * with the same values. */
+ * with the same values. Only the range of a weight is the file's alone:
+ * ttygroupctl leaves it to the service, which names its error. */
 #include "config.h"
 #include "ctl-parse.h"
 
@@ -31,9 +32,15 @@ static const Case boolean_cases[] = {
 
 static const Case weight_cases[] = {
   { "1", TRUE, 1 }, { "100", TRUE, 100 }, { "10000", TRUE, 10000 }, { "0100", TRUE, 100 },
-  { "0", FALSE }, { "10001", FALSE }, { "", FALSE }, { "-5", FALSE }, { "+5", FALSE },
+  { "", FALSE }, { "-5", FALSE }, { "+5", FALSE },
   { "1e3", FALSE }, { "0x10", FALSE }, { "100%", FALSE }, { "1 00", FALSE },
   { "99999999999999999999999", FALSE }, { "true", FALSE },
+};
+
+/* Decimal, but out of range: the file refuses them, ttygroupctl sends them
+ * and leaves the refusal (with the service's named error) to the service. */
+static const Case out_of_range_cases[] = {
+  { "0", FALSE, 0 }, { "10001", FALSE, 10001 }, { "18446744073709551615", FALSE, G_MAXUINT64 },
 };
 
 /* What the configuration loader makes of "[Policy]\nKEY=TEXT": FALSE when
@@ -169,6 +176,32 @@ test_weights (void)
   check_cases (TTG_POLICY_TYPE_WEIGHT, weight_cases, G_N_ELEMENTS (weight_cases), 4);
 }
 
+static void
+test_weights_out_of_range (void)
+{
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key; info++)
+    {
+      if (info->type != TTG_POLICY_TYPE_WEIGHT)
+        continue;
+      for (guint i = 0; i < G_N_ELEMENTS (out_of_range_cases); i++)
+        {
+          const Case *c = &out_of_range_cases[i];
+          g_autoptr(GError) error = NULL;
+          TtgPolicyValue text, ctl;
+          TtgPolicy file;
+
+          g_test_message ("%s=%s", info->key, c->text);
+          g_assert_false (common_parse (info->key, c->text, &text));
+          g_assert_false (config_parse (info->key, c->text, &file));
+          g_assert_true (ttg_policy_parse_text (info->key, c->text, &text, &error));
+          g_assert_no_error (error);
+          g_assert_true (ctl_parse (info->key, c->text, &ctl));
+          g_assert_cmpuint (text.weight, ==, c->value);
+          g_assert_cmpuint (ctl.weight, ==, c->value);
+        }
+    }
+}
+
 /* Keys are case-sensitive in both (D-Bus and GKeyFile keys are). */
 static void
 test_keys (void)
@@ -205,6 +238,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/policy-text/booleans", test_booleans);
   g_test_add_func ("/policy-text/weights", test_weights);
+  g_test_add_func ("/policy-text/weights-out-of-range", test_weights_out_of_range);
   g_test_add_func ("/policy-text/keys", test_keys);
 
   return g_test_run ();
