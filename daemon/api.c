@@ -8,15 +8,8 @@
 #include <string.h>
 
 #include "auth.h"
+#include "ttg-bus.h"
 #include "util.h"
-
-#define API_PATH "/org/ttygroup1"
-#define API_IFACE "org.ttygroup1.Manager"
-#define ERROR_INVALID_POLICY "org.ttygroup1.Error.InvalidPolicy"
-#define ERROR_NO_SUCH_PROCESS "org.ttygroup1.Error.NoSuchProcess"
-#define ERROR_FAILED "org.ttygroup1.Error.Failed"
-#define ACTION_SET_POLICY "org.ttygroup1.set-policy"
-#define ACTION_SET_USER_POLICY "org.ttygroup1.set-user-policy"
 
 /* Keys longer than this are never valid; do not echo megabytes back. */
 #define KEY_ECHO_MAX 64
@@ -156,19 +149,18 @@ read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrAr
       if (!info)
         {
           g_autofree char *shown = printable_key (key);
-          return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Unknown key \"%s\"", shown);
+          return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Unknown key \"%s\"", shown);
         }
       for (guint i = 0; i < keys->len; i++)
         if (g_str_equal (keys->pdata[i], key))
-          return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Key \"%s\" given twice", key);
+          return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Key \"%s\" given twice", key);
 
       r = sd_bus_message_peek_type (m, &type, &contents);
       if (r < 0)
         return r;
-      if (!g_str_equal (contents, info->type == TTG_POLICY_TYPE_BOOLEAN ? "b" : "t"))
-        return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Key \"%s\": expected %s, got \"%s\"", key,
-                                  info->type == TTG_POLICY_TYPE_BOOLEAN ? "a boolean (b)" : "a weight (t)",
-                                  contents);
+      if (contents[0] != ttg_policy_type_signature (info->type) || contents[1] != '\0')
+        return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Key \"%s\": expected %s, got \"%s\"", key,
+                                  ttg_policy_type_name (info->type), contents);
       if (info->type == TTG_POLICY_TYPE_BOOLEAN)
         {
           int v;
@@ -181,7 +173,7 @@ read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrAr
       if (r < 0)
         return r;
       if (!apply (key, info->type, b, t, target, &local))
-        return sd_bus_error_set (error, ERROR_INVALID_POLICY, local->message);
+        return sd_bus_error_set (error, TTG_DBUS_ERROR_INVALID_POLICY, local->message);
       g_ptr_array_add (keys, g_strdup (key));
 
       r = sd_bus_message_exit_container (m);
@@ -195,7 +187,7 @@ read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrAr
     return r;
 
   if (keys->len == 0)
-    return sd_bus_error_set (error, ERROR_INVALID_POLICY, "No keys given: the dictionary is empty");
+    return sd_bus_error_set (error, TTG_DBUS_ERROR_INVALID_POLICY, "No keys given: the dictionary is empty");
   return 0;
 }
 
@@ -205,7 +197,7 @@ policy_dict_error (int r, sd_bus_error *error)
 {
   if (sd_bus_error_is_set (error))
     return r < 0 ? r : -EINVAL;
-  return sd_bus_error_setf (error, ERROR_INVALID_POLICY, "Malformed policy dictionary: %s", g_strerror (-r));
+  return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Malformed policy dictionary: %s", g_strerror (-r));
 }
 
 static gboolean
@@ -267,7 +259,7 @@ on_set_policy_authorized (sd_bus_message *call, gboolean authorized, const sd_bu
   if (!ttg_state_save_keys (api->state, &p->policy, (const char *const *) p->keys->pdata, &error))
     {
       ttg_log_err ("api", "SetPolicy from %s not applied, the policy could not be saved: %s", who, error->message);
-      (void) sd_bus_reply_method_errorf (call, ERROR_FAILED, "The policy could not be saved: %s", error->message);
+      (void) sd_bus_reply_method_errorf (call, TTG_DBUS_ERROR_FAILED, "The policy could not be saved: %s", error->message);
       pending_set_free (p);
       return;
     }
@@ -297,7 +289,7 @@ method_set_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
       return policy_dict_error (r, error);
     }
 
-  r = ttg_auth_check (api->bus, m, ACTION_SET_POLICY, on_set_policy_authorized, p);
+  r = ttg_auth_check (api->bus, m, TTG_ACTION_SET_POLICY, on_set_policy_authorized, p);
   if (r < 0)
     {
       pending_set_free (p);
@@ -352,7 +344,7 @@ method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
   if (r < 0 || sd_bus_error_is_set (error))
     return policy_dict_error (r, error);
 
-  r = ttg_auth_check (api->bus, m, ACTION_SET_USER_POLICY, on_set_user_policy_authorized, p);
+  r = ttg_auth_check (api->bus, m, TTG_ACTION_SET_USER_POLICY, on_set_user_policy_authorized, p);
   if (r < 0)
     return sd_bus_error_setf (error, SD_BUS_ERROR_ACCESS_DENIED, "Could not ask polkit: %s", g_strerror (-r));
   p = NULL; /* owned by the pending check */
@@ -402,7 +394,7 @@ method_get_group_for_pid (sd_bus_message *m, void *userdata, sd_bus_error *error
   if (r < 0)
     return r;
   if (pid == 0 || pid > G_MAXINT32 || !ttg_manager_explain_pid (api->manager, (pid_t) pid, &info, &local))
-    return sd_bus_error_setf (error, ERROR_NO_SUCH_PROCESS, "No process with pid %u", pid);
+    return sd_bus_error_setf (error, TTG_DBUS_ERROR_NO_SUCH_PROCESS, "No process with pid %u", pid);
 
   r = sd_bus_message_new_method_return (m, &reply);
   if (r < 0)
@@ -451,7 +443,7 @@ on_group_added (const char *unit, const char *session_id, const char *tty, gpoin
 {
   TtgApi *api = user_data;
 
-  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupAdded", "sss", unit, session_id, tty);
+  (void) sd_bus_emit_signal (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "GroupAdded", "sss", unit, session_id, tty);
 }
 
 static void
@@ -459,7 +451,7 @@ on_group_removed (const char *unit, gpointer user_data)
 {
   TtgApi *api = user_data;
 
-  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupRemoved", "s", unit);
+  (void) sd_bus_emit_signal (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "GroupRemoved", "s", unit);
 }
 
 static void
@@ -467,7 +459,7 @@ on_group_changed (const char *unit, guint64 weight, gpointer user_data)
 {
   TtgApi *api = user_data;
 
-  (void) sd_bus_emit_signal (api->bus, API_PATH, API_IFACE, "GroupChanged", "st", unit, (uint64_t) weight);
+  (void) sd_bus_emit_signal (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "GroupChanged", "st", unit, (uint64_t) weight);
 }
 
 static const TtgManagerListener api_listener = {
@@ -486,19 +478,19 @@ ttg_api_new (sd_bus *bus, TtgManager *manager, TtgState *state, GError **error)
   api->manager = manager;
   api->state = state;
 
-  r = sd_bus_add_object_vtable (bus, &api->vtable_slot, API_PATH, API_IFACE, manager_vtable, api);
+  r = sd_bus_add_object_vtable (bus, &api->vtable_slot, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, manager_vtable, api);
   if (r < 0)
     {
-      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to publish %s: %s", API_PATH, g_strerror (-r));
+      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to publish %s: %s", TTG_DBUS_PATH, g_strerror (-r));
       return NULL;
     }
   ttg_manager_set_listener (manager, &api_listener, api);
 
-  r = sd_bus_request_name (bus, TTG_BUS_NAME, 0);
+  r = sd_bus_request_name (bus, TTG_DBUS_NAME, 0);
   if (r < 0)
     {
       g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to own the bus name %s: %s",
-                   TTG_BUS_NAME, g_strerror (-r));
+                   TTG_DBUS_NAME, g_strerror (-r));
       return NULL;
     }
   return g_steal_pointer (&api);
@@ -517,5 +509,5 @@ ttg_api_free (TtgApi *api)
 void
 ttg_api_policy_changed (TtgApi *api)
 {
-  (void) sd_bus_emit_properties_changed (api->bus, API_PATH, API_IFACE, "Enabled", "Policy", NULL);
+  (void) sd_bus_emit_properties_changed (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "Enabled", "Policy", NULL);
 }

@@ -5,30 +5,10 @@
 
 #define POLICY_GROUP "Policy"
 
-G_DEFINE_QUARK (ttg-error-quark, ttg_error)
-
-static const TtgPolicyKeyInfo policy_keys[] = {
-  { "Enabled", TTG_POLICY_TYPE_BOOLEAN,
-    "Give sessions and terminals CPU groups at all" },
-  { "GroupTerminals", TTG_POLICY_TYPE_BOOLEAN,
-    "Give each terminal (pty) of the display session a group of its own" },
-  { "ManageGreeter", TTG_POLICY_TYPE_BOOLEAN,
-    "Also weigh greeter and lock-screen sessions" },
-  { "ActiveSessionWeight", TTG_POLICY_TYPE_WEIGHT,
-    "CPU weight of the active session of a seat" },
-  { "SessionWeight", TTG_POLICY_TYPE_WEIGHT,
-    "CPU weight of other local sessions" },
-  { "RemoteSessionWeight", TTG_POLICY_TYPE_WEIGHT,
-    "CPU weight of remote (ssh, ...) sessions" },
-  { "TerminalWeight", TTG_POLICY_TYPE_WEIGHT,
-    "CPU weight of each terminal group" },
-  { NULL, 0, NULL },
-};
-
-/* Where each key of policy_keys lives, same order. Kept apart because
- * ttg_policy_keys() hands out policy_keys as a plain public array; every
- * generic operation (equal, keyfile, to_string) walks these two tables, so a
- * new key cannot be forgotten in one of them. */
+/* Where each key of ttg_policy_keys() (common/) lives, same order. The
+ * table of keys is shared with ttygroupctl and the agent, which have no
+ * TtgPolicy; every generic operation here (defaults, equal, keyfile,
+ * to_string) walks both tables, so a new key cannot be forgotten in one. */
 static const gsize policy_offsets[] = {
   G_STRUCT_OFFSET (TtgPolicy, enabled),
   G_STRUCT_OFFSET (TtgPolicy, group_terminals),
@@ -39,20 +19,20 @@ static const gsize policy_offsets[] = {
   G_STRUCT_OFFSET (TtgPolicy, terminal_weight),
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (policy_offsets) + 1 == G_N_ELEMENTS (policy_keys));
+G_STATIC_ASSERT (G_N_ELEMENTS (policy_offsets) == TTG_POLICY_N_KEYS);
 
 static gboolean *
 boolean_field (TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
   g_assert (info->type == TTG_POLICY_TYPE_BOOLEAN);
-  return G_STRUCT_MEMBER_P (p, policy_offsets[info - policy_keys]);
+  return G_STRUCT_MEMBER_P (p, policy_offsets[info - ttg_policy_keys ()]);
 }
 
 static guint64 *
 weight_field (TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
   g_assert (info->type == TTG_POLICY_TYPE_WEIGHT);
-  return G_STRUCT_MEMBER_P (p, policy_offsets[info - policy_keys]);
+  return G_STRUCT_MEMBER_P (p, policy_offsets[info - ttg_policy_keys ()]);
 }
 
 static gboolean
@@ -65,21 +45,6 @@ static guint64
 get_weight (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
   return *weight_field ((TtgPolicy *) p, info);
-}
-
-static const char *
-type_name (TtgPolicyType type)
-{
-  switch (type)
-    {
-    case TTG_POLICY_TYPE_BOOLEAN:
-      return "a boolean (b)";
-
-    case TTG_POLICY_TYPE_WEIGHT:
-      return "a weight (t)";
-    }
-
-  g_assert_not_reached ();
 }
 
 /* Keys and values can come from D-Bus callers and files: escape them so an
@@ -120,41 +85,11 @@ lookup_typed (const char *key, TtgPolicyType type, GError **error)
     {
       g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
                    "Key \"%s\": expected %s, got %s",
-                   info->key, type_name (info->type), type_name (type));
+                   info->key, ttg_policy_type_name (info->type), ttg_policy_type_name (type));
       return NULL;
     }
 
   return info;
-}
-
-static gboolean
-check_weight (const TtgPolicyKeyInfo *info, guint64 value, GError **error)
-{
-  if (value >= TTG_WEIGHT_MIN && value <= TTG_WEIGHT_MAX)
-    return TRUE;
-
-  g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
-               "Key \"%s\": %" G_GUINT64_FORMAT " is out of range (%d..%d)",
-               info->key, value, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX);
-  return FALSE;
-}
-
-const TtgPolicyKeyInfo *
-ttg_policy_keys (void)
-{
-  return policy_keys;
-}
-
-const TtgPolicyKeyInfo *
-ttg_policy_key_lookup (const char *key)
-{
-  g_return_val_if_fail (key != NULL, NULL);
-
-  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
-    if (g_str_equal (info->key, key))
-      return info;
-
-  return NULL;
 }
 
 void
@@ -162,15 +97,20 @@ ttg_policy_init_defaults (TtgPolicy *p)
 {
   g_return_if_fail (p != NULL);
 
-  *p = (TtgPolicy) {
-    .enabled = TRUE,
-    .group_terminals = TRUE,
-    .manage_greeter = FALSE,
-    .active_session_weight = 200,
-    .session_weight = 100,
-    .remote_session_weight = 100,
-    .terminal_weight = 100,
-  };
+  *p = (TtgPolicy) { 0 };
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key != NULL; info++)
+    {
+      switch (info->type)
+        {
+        case TTG_POLICY_TYPE_BOOLEAN:
+          *boolean_field (p, info) = info->default_value ? TRUE : FALSE;
+          break;
+
+        case TTG_POLICY_TYPE_WEIGHT:
+          *weight_field (p, info) = info->default_value;
+          break;
+        }
+    }
 }
 
 gboolean
@@ -181,7 +121,7 @@ ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b)
 
   /* Field by field: memcmp would compare padding, and a gboolean set by
    * hand to a non-1 true value must still compare equal to TRUE. */
-  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key != NULL; info++)
     {
       switch (info->type)
         {
@@ -236,89 +176,10 @@ ttg_policy_set_weight (TtgPolicy  *p,
   if (info == NULL)
     return FALSE;
 
-  if (!check_weight (info, value, error))
+  if (!ttg_policy_check_weight (info, value, error))
     return FALSE;
 
   *weight_field (p, info) = value;
-  return TRUE;
-}
-
-static gboolean
-parse_boolean (const TtgPolicyKeyInfo *info,
-               const char             *text,
-               gboolean               *out,
-               GError                **error)
-{
-  static const char *const truths[] = { "true", "yes", "1", NULL };
-  static const char *const lies[] = { "false", "no", "0", NULL };
-
-  if (g_strv_contains (truths, text))
-    {
-      *out = TRUE;
-      return TRUE;
-    }
-
-  if (g_strv_contains (lies, text))
-    {
-      *out = FALSE;
-      return TRUE;
-    }
-
-  {
-    g_autofree char *quoted = quote (text);
-
-    g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
-                 "Key \"%s\": expected %s, got %s",
-                 info->key, type_name (info->type), quoted);
-  }
-  return FALSE;
-}
-
-/* Not g_ascii_string_to_unsigned(): it accepts a leading '+' and, through
- * strtoull, leading whitespace. */
-static gboolean
-parse_weight (const TtgPolicyKeyInfo *info,
-              const char             *text,
-              guint64                *out,
-              GError                **error)
-{
-  gboolean overflow = FALSE;
-  guint64 value = 0;
-  const char *c;
-
-  for (c = text; g_ascii_isdigit (*c); c++)
-    {
-      guint digit = *c - '0';
-
-      if (value > (G_MAXUINT64 - digit) / 10)
-        overflow = TRUE;
-      else
-        value = value * 10 + digit;
-    }
-
-  if (c == text || *c != '\0')
-    {
-      g_autofree char *quoted = quote (text);
-
-      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
-                   "Key \"%s\": expected %s, got %s (not a decimal number)",
-                   info->key, type_name (info->type), quoted);
-      return FALSE;
-    }
-
-  if (overflow)
-    {
-      /* Only digits, so it can go into the message as is. */
-      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
-                   "Key \"%s\": %s is out of range (%d..%d)",
-                   info->key, text, TTG_WEIGHT_MIN, TTG_WEIGHT_MAX);
-      return FALSE;
-    }
-
-  if (!check_weight (info, value, error))
-    return FALSE;
-
-  *out = value;
   return TRUE;
 }
 
@@ -328,38 +189,25 @@ ttg_policy_set_from_string (TtgPolicy  *p,
                             const char *value,
                             GError    **error)
 {
-  const TtgPolicyKeyInfo *info;
+  TtgPolicyValue v;
 
   g_return_val_if_fail (p != NULL, FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (value != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  info = lookup (key, error);
-  if (info == NULL)
+  if (!ttg_policy_parse_value (key, value, &v, error))
     return FALSE;
 
-  switch (info->type)
+  switch (v.info->type)
     {
     case TTG_POLICY_TYPE_BOOLEAN:
-      {
-        gboolean b;
-
-        if (!parse_boolean (info, value, &b, error))
-          return FALSE;
-        *boolean_field (p, info) = b;
-        return TRUE;
-      }
+      *boolean_field (p, v.info) = v.boolean;
+      return TRUE;
 
     case TTG_POLICY_TYPE_WEIGHT:
-      {
-        guint64 w;
-
-        if (!parse_weight (info, value, &w, error))
-          return FALSE;
-        *weight_field (p, info) = w;
-        return TRUE;
-      }
+      *weight_field (p, v.info) = v.weight;
+      return TRUE;
     }
 
   g_assert_not_reached ();
@@ -449,7 +297,7 @@ ttg_policy_to_keyfile_data (const TtgPolicy *p)
   g_return_val_if_fail (p != NULL, NULL);
 
   kf = g_key_file_new ();
-  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key != NULL; info++)
     {
       switch (info->type)
         {
@@ -476,7 +324,7 @@ ttg_policy_to_string (const TtgPolicy *p)
   g_return_val_if_fail (p != NULL, NULL);
 
   str = g_string_new (NULL);
-  for (const TtgPolicyKeyInfo *info = policy_keys; info->key != NULL; info++)
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); info->key != NULL; info++)
     {
       if (str->len > 0)
         g_string_append_c (str, ' ');

@@ -3,22 +3,11 @@
 
 #include <glib.h>
 
+/* The keys, their types and the parsing of their values are shared with
+ * ttygroupctl and the agent (common/). */
+#include "ttg-policy-keys.h"
+
 G_BEGIN_DECLS
-
-/* Weight that means "no explicit CPUWeight": systemd's default (100) applies.
- * Sent to systemd as UINT64_MAX, which resets the property. */
-#define TTG_WEIGHT_UNSET G_MAXUINT64
-#define TTG_WEIGHT_MIN 1
-#define TTG_WEIGHT_MAX 10000
-
-#define TTG_ERROR (ttg_error_quark ())
-GQuark ttg_error_quark (void);
-
-typedef enum {
-  TTG_ERROR_INVALID_POLICY, /* a key is unknown, of the wrong type, or out of range */
-  TTG_ERROR_FAILED,
-  TTG_ERROR_NO_SUCH_PROCESS,
-} TtgError;
 
 /* The system policy. Every field has a key of the same meaning in the
  * configuration file ([Policy] group) and, later, on D-Bus (a{sv}). */
@@ -32,22 +21,6 @@ typedef struct {
   guint64 terminal_weight;       /* "TerminalWeight" t, default 100: each pty group */
 } TtgPolicy;
 
-typedef enum {
-  TTG_POLICY_TYPE_BOOLEAN, /* D-Bus signature "b" */
-  TTG_POLICY_TYPE_WEIGHT,  /* D-Bus signature "t", TTG_WEIGHT_MIN..TTG_WEIGHT_MAX */
-} TtgPolicyType;
-
-typedef struct {
-  const char *key;
-  TtgPolicyType type;
-  const char *summary; /* one line, for docs and --help */
-} TtgPolicyKeyInfo;
-
-/* All known keys, NULL-key terminated. */
-const TtgPolicyKeyInfo *ttg_policy_keys (void);
-/* NULL when key is unknown. */
-const TtgPolicyKeyInfo *ttg_policy_key_lookup (const char *key);
-
 void ttg_policy_init_defaults (TtgPolicy *p);
 gboolean ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b);
 
@@ -56,8 +29,8 @@ gboolean ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b);
  * *p is then unchanged. */
 gboolean ttg_policy_set_boolean (TtgPolicy *p, const char *key, gboolean value, GError **error);
 gboolean ttg_policy_set_weight (TtgPolicy *p, const char *key, guint64 value, GError **error);
-/* Parses text as the key's type: booleans "true"/"false"/"yes"/"no"/"1"/"0",
- * weights decimal digits only (no sign, no spaces, no suffix). */
+/* Parses text as the key's type with ttg_policy_parse_value() (common/):
+ * booleans as systemd writes them, weights decimal digits only. */
 gboolean ttg_policy_set_from_string (TtgPolicy *p, const char *key, const char *value, GError **error);
 
 /* Reads the [Policy] group of a key file on top of *p. All or nothing: on

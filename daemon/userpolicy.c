@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "userpolicy.h"
 
-static const char *const user_keys[] = { "Enabled", "GroupTerminals", "TerminalWeight", NULL };
+static const char *const user_keys[] = { TTG_KEY_ENABLED, TTG_KEY_GROUP_TERMINALS, TTG_KEY_TERMINAL_WEIGHT, NULL };
 
 gboolean
 ttg_user_policy_key_allowed (const char *key)
@@ -40,7 +40,7 @@ ttg_user_policy_set_boolean (TtgUserPolicy *u, const char *key, gboolean value, 
 {
   if (!check_key (key, TTG_POLICY_TYPE_BOOLEAN, error))
     return FALSE;
-  if (g_str_equal (key, "Enabled"))
+  if (g_str_equal (key, TTG_KEY_ENABLED))
     {
       u->has_enabled = TRUE;
       u->enabled = !!value;

@@ -277,13 +277,16 @@ typedef struct {
 static void
 test_from_string_boolean (Fixture *fx, gconstpointer user_data)
 {
+  /* systemd's parse_boolean(): six spellings each way, in any case */
   static const BooleanText good[] = {
-    { "true", TRUE }, { "yes", TRUE }, { "1", TRUE },
-    { "false", FALSE }, { "no", FALSE }, { "0", FALSE },
+    { "true", TRUE }, { "yes", TRUE }, { "1", TRUE }, { "on", TRUE }, { "y", TRUE }, { "t", TRUE },
+    { "TRUE", TRUE }, { "True", TRUE }, { "YES", TRUE }, { "On", TRUE }, { "Y", TRUE }, { "T", TRUE },
+    { "false", FALSE }, { "no", FALSE }, { "0", FALSE }, { "off", FALSE }, { "n", FALSE }, { "f", FALSE },
+    { "FALSE", FALSE }, { "No", FALSE }, { "OFF", FALSE }, { "N", FALSE }, { "F", FALSE },
   };
   static const char *const bad[] = {
-    "", " ", "TRUE", "True", "No", " true", "true ", "true\n", "2", "01",
-    "on", "off", "y", "n", "-1", "truex", "t",
+    "", " ", " true", "true ", "true\n", "2", "01", "-1", "truex", "of", "ye",
+    "enabled", "yes please", "0x1", "+1",
   };
 
   for (guint i = 0; boolean_keys[i] != NULL; i++)

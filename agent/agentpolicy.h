@@ -3,14 +3,17 @@
 
 #include <glib.h>
 
+#include "ttg-policy-keys.h"
+
 G_BEGIN_DECLS
 
 /* The decisions of the desktop agent, without any I/O: what it sends to the
  * service, what weight it gives the scopes the desktop made under the user's
  * own systemd manager, and which of those scopes are terminals. */
 
-/* "No weight": systemd's CPUWeight value that resets the property. */
-#define TTG_AGENT_WEIGHT_UNSET G_MAXUINT64
+/* "No weight": systemd's CPUWeight value that resets the property
+ * (TTG_WEIGHT_UNSET of common/). */
+#define TTG_AGENT_WEIGHT_UNSET TTG_WEIGHT_UNSET
 
 /* The user's preferences (the GSettings keys). */
 typedef struct {

@@ -9,24 +9,25 @@ ttg_agent_prefs_to_request (const TtgAgentPrefs *prefs, gboolean with_weight)
   GVariantBuilder b;
 
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "Enabled", g_variant_new_boolean (prefs->enabled));
-  g_variant_builder_add (&b, "{sv}", "GroupTerminals", g_variant_new_boolean (prefs->group_terminals));
+  g_variant_builder_add (&b, "{sv}", TTG_KEY_ENABLED, g_variant_new_boolean (prefs->enabled));
+  g_variant_builder_add (&b, "{sv}", TTG_KEY_GROUP_TERMINALS, g_variant_new_boolean (prefs->group_terminals));
   if (with_weight)
-    g_variant_builder_add (&b, "{sv}", "TerminalWeight", g_variant_new_uint64 (prefs->terminal_weight));
+    g_variant_builder_add (&b, "{sv}", TTG_KEY_TERMINAL_WEIGHT, g_variant_new_uint64 (prefs->terminal_weight));
   return g_variant_builder_end (&b);
 }
 
 void
 ttg_agent_system_from_policy (GVariant *policy, TtgAgentSystem *out)
 {
-  out->enabled = TRUE;
-  out->group_terminals = TRUE;
-  out->terminal_weight = 100;
+  /* the service's defaults (common/), for keys a Policy does not carry */
+  out->enabled = ttg_policy_key_lookup (TTG_KEY_ENABLED)->default_value != 0;
+  out->group_terminals = ttg_policy_key_lookup (TTG_KEY_GROUP_TERMINALS)->default_value != 0;
+  out->terminal_weight = ttg_policy_key_lookup (TTG_KEY_TERMINAL_WEIGHT)->default_value;
   if (!policy || !g_variant_is_of_type (policy, G_VARIANT_TYPE_VARDICT))
     return;
-  (void) g_variant_lookup (policy, "Enabled", "b", &out->enabled);
-  (void) g_variant_lookup (policy, "GroupTerminals", "b", &out->group_terminals);
-  (void) g_variant_lookup (policy, "TerminalWeight", "t", &out->terminal_weight);
+  (void) g_variant_lookup (policy, TTG_KEY_ENABLED, "b", &out->enabled);
+  (void) g_variant_lookup (policy, TTG_KEY_GROUP_TERMINALS, "b", &out->group_terminals);
+  (void) g_variant_lookup (policy, TTG_KEY_TERMINAL_WEIGHT, "t", &out->terminal_weight);
 }
 
 guint64

@@ -7,11 +7,8 @@
 #include <inttypes.h>
 
 #include "agentpolicy.h"
+#include "ttg-bus.h"
 #include "userscopes.h"
-
-#define SERVICE_PATH "/org/ttygroup1"
-#define SERVICE_IFACE "org.ttygroup1.Manager"
-#define ERROR_INVALID_POLICY "org.ttygroup1.Error.InvalidPolicy"
 
 struct _TtgAgent {
   GSettings *settings;
@@ -97,7 +94,7 @@ on_pushed (GObject *source, GAsyncResult *res, gpointer user_data)
     {
       remote = g_dbus_error_get_remote_error (error);
       g_dbus_error_strip_remote_error (error);
-      if (p->with_weight && g_strcmp0 (remote, ERROR_INVALID_POLICY) == 0)
+      if (p->with_weight && g_strcmp0 (remote, TTG_DBUS_ERROR_INVALID_POLICY) == 0)
         {
           /* The weight is outside what the administrator allows: keep the
            * weight the service had and still apply the switches. */
@@ -144,7 +141,7 @@ send_request (TtgAgent *a, gboolean with_weight)
   a->pushing = TRUE;
   /* No interactive authorization: the desktop switch must never pop up a
    * password dialog; polkit allows the active local user without one. */
-  g_dbus_connection_call (a->system_bus, a->service_owner, SERVICE_PATH, SERVICE_IFACE, "SetUserPolicy",
+  g_dbus_connection_call (a->system_bus, a->service_owner, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "SetUserPolicy",
                           g_variant_new ("(@a{sv})", p->request), G_VARIANT_TYPE_UNIT,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, a->cancellable, on_pushed, p);
 }
@@ -237,8 +234,8 @@ on_policy_read (GObject *source, GAsyncResult *res, gpointer user_data)
 static void
 read_policy (TtgAgent *a)
 {
-  g_dbus_connection_call (a->system_bus, a->service_owner, SERVICE_PATH, "org.freedesktop.DBus.Properties", "Get",
-                          g_variant_new ("(ss)", SERVICE_IFACE, "Policy"), G_VARIANT_TYPE ("(v)"),
+  g_dbus_connection_call (a->system_bus, a->service_owner, TTG_DBUS_PATH, "org.freedesktop.DBus.Properties", "Get",
+                          g_variant_new ("(ss)", TTG_DBUS_INTERFACE, "Policy"), G_VARIANT_TYPE ("(v)"),
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, a->cancellable, on_policy_read, a);
 }
 
@@ -250,7 +247,7 @@ on_properties_changed (GDBusConnection *bus, const char *sender, const char *pat
   g_autoptr(GVariant) policy = NULL;
 
   if (!a->service_owner || g_strcmp0 (sender, a->service_owner) != 0
-      || !ttg_agent_property_changed (params, SERVICE_IFACE, "Policy", &policy))
+      || !ttg_agent_property_changed (params, TTG_DBUS_INTERFACE, "Policy", &policy))
     return;
   if (policy && g_variant_is_of_type (policy, G_VARIANT_TYPE_VARDICT))
     take_policy (a, policy);
@@ -319,9 +316,9 @@ ttg_agent_new (GSettings *settings, GDBusConnection *system_bus, GDBusConnection
   ttg_user_scopes_set_patterns (a->scopes, (const char *const *) patterns);
 
   g_signal_connect (a->settings, "changed", G_CALLBACK (on_settings_changed), a);
-  a->props_changed_id = g_dbus_connection_signal_subscribe (a->system_bus, TTG_BUS_NAME,
+  a->props_changed_id = g_dbus_connection_signal_subscribe (a->system_bus, TTG_DBUS_NAME,
                                                             "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                                                            SERVICE_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+                                                            TTG_DBUS_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
                                                             on_properties_changed, a, NULL);
   a->seat_changed_id = g_dbus_connection_signal_subscribe (a->system_bus, "org.freedesktop.login1",
                                                            "org.freedesktop.DBus.Properties", "PropertiesChanged",
@@ -329,7 +326,7 @@ ttg_agent_new (GSettings *settings, GDBusConnection *system_bus, GDBusConnection
                                                            G_DBUS_SIGNAL_FLAGS_NONE, on_seat_changed, a, NULL);
   /* Appeared fires for the service already running and again after every
    * restart: each time, the settings are sent anew. */
-  a->watch_id = g_bus_watch_name_on_connection (a->system_bus, TTG_BUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+  a->watch_id = g_bus_watch_name_on_connection (a->system_bus, TTG_DBUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                 on_service_appeared, on_service_vanished, a, NULL);
   return a;
 }

@@ -10,10 +10,9 @@
 
 #include "agent.h"
 #include "agentpolicy.h"
+#include "ttg-bus.h"
 
-#define SCHEMA_ID "org.ttygroup1"
 /* One agent per user: the first to own this name on the user's bus. */
-#define AGENT_BUS_NAME "org.ttygroup1.Agent"
 
 static gboolean
 on_quit_signal (gpointer user_data)
@@ -33,7 +32,7 @@ own_agent_name (GDBusConnection *session_bus, gboolean *other, GError **error)
   *other = FALSE;
   reply = g_dbus_connection_call_sync (session_bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                        "org.freedesktop.DBus", "RequestName",
-                                       g_variant_new ("(su)", AGENT_BUS_NAME, 0x4 /* DO_NOT_QUEUE */),
+                                       g_variant_new ("(su)", TTG_AGENT_DBUS_NAME, 0x4 /* DO_NOT_QUEUE */),
                                        G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
   if (!reply)
     return FALSE;
@@ -125,10 +124,10 @@ main (int argc, char **argv)
     g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
 
   source = g_settings_schema_source_get_default ();
-  schema = source ? g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE) : NULL;
+  schema = source ? g_settings_schema_source_lookup (source, TTG_SETTINGS_SCHEMA, TRUE) : NULL;
   if (!schema)
     {
-      fprintf (stderr, _("ttygroup-agent: the settings schema %s is not installed\n"), SCHEMA_ID);
+      fprintf (stderr, _("ttygroup-agent: the settings schema %s is not installed\n"), TTG_SETTINGS_SCHEMA);
       return 1;
     }
   session_bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
@@ -151,7 +150,7 @@ main (int argc, char **argv)
           g_message (_("Another ttygroup agent is already running for this user; leaving the work to it"));
           return 0;
         }
-      fprintf (stderr, _("ttygroup-agent: could not own %s on the session bus: %s\n"), AGENT_BUS_NAME,
+      fprintf (stderr, _("ttygroup-agent: could not own %s on the session bus: %s\n"), TTG_AGENT_DBUS_NAME,
                error->message);
       return 1;
     }
