@@ -45,7 +45,7 @@ ttg_keyfile_first_content_line (const char *text)
 }
 
 static gboolean
-merge_file (TtgPolicy *p, const char *path, GError **error)
+merge_file (TtgPolicy *p, TtgLimits *limits, const char *path, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
@@ -66,7 +66,14 @@ merge_file (TtgPolicy *p, const char *path, GError **error)
         g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
       return FALSE;
     }
-  return ttg_policy_merge_keyfile (p, kf, path, error);
+  if (!ttg_policy_merge_keyfile (p, kf, path, error))
+    return FALSE;
+  if (!ttg_limits_merge_keyfile (limits, kf, &local))
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gint
@@ -76,17 +83,20 @@ compare_names (gconstpointer a, gconstpointer b)
 }
 
 gboolean
-ttg_config_load (const char *main_file, const char *dropin_dir, TtgPolicy *out, GError **error)
+ttg_config_load_with_limits (const char *main_file, const char *dropin_dir,
+                             TtgPolicy *out, TtgLimits *limits_out, GError **error)
 {
   TtgPolicy p;
+  TtgLimits limits;
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
   ttg_policy_init_defaults (&p);
+  ttg_limits_init_default (&limits);
 
   if (main_file && g_file_test (main_file, G_FILE_TEST_EXISTS))
-    if (!merge_file (&p, main_file, error))
+    if (!merge_file (&p, &limits, main_file, error))
       return FALSE;
 
   if (dropin_dir)
@@ -97,9 +107,17 @@ ttg_config_load (const char *main_file, const char *dropin_dir, TtgPolicy *out, 
   g_ptr_array_sort (names, compare_names);
 
   for (guint i = 0; i < names->len; i++)
-    if (!merge_file (&p, names->pdata[i], error))
+    if (!merge_file (&p, &limits, names->pdata[i], error))
       return FALSE;
 
   *out = p;
+  if (limits_out)
+    *limits_out = limits;
   return TRUE;
+}
+
+gboolean
+ttg_config_load (const char *main_file, const char *dropin_dir, TtgPolicy *out, GError **error)
+{
+  return ttg_config_load_with_limits (main_file, dropin_dir, out, NULL, error);
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "limiter.h"
 #include "policy.h"
 
 G_BEGIN_DECLS
@@ -12,6 +13,11 @@ G_BEGIN_DECLS
  * error (message names the file, and the line or key) *out is untouched. */
 gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
                           TtgPolicy *out, GError **error);
+
+/* The same, and the [Limits] of the files (defaults where not set) into
+ * *limits_out when it is not NULL. */
+gboolean ttg_config_load_with_limits (const char *main_file, const char *dropin_dir,
+                                      TtgPolicy *out, TtgLimits *limits_out, GError **error);
 
 /* GKeyFile's parse errors quote the offending line ("Key file contains line
  * “foo” which is ...") without its number: finds that line in text, 1-based,

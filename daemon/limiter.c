@@ -3,6 +3,8 @@
 
 #include "limiter.h"
 
+#include "ttg-policy-keys.h"
+
 void
 ttg_limits_init_default (TtgLimits *l)
 {
@@ -65,9 +67,14 @@ ttg_budget_admit (TtgBudget *b, const TtgLimits *l, guint live_groups, gint64 no
         return TTG_ADMIT_TOO_FAST;
       b->milli_tokens -= MILLI;
     }
+  return TTG_ADMIT_YES;
+}
+
+void
+ttg_budget_all_clear (TtgBudget *b)
+{
   b->told_cap = FALSE;
   b->told_rate = FALSE;
-  return TTG_ADMIT_YES;
 }
 
 gint64
@@ -122,4 +129,67 @@ ttg_admit_explain (TtgAdmit verdict, const TtgLimits *l)
     default:
       return g_strdup ("it is within its user's limits");
     }
+}
+
+static guint *
+limit_field (TtgLimits *l, const char *key)
+{
+  if (g_str_equal (key, TTG_KEY_MAX_TERMINAL_GROUPS_PER_USER))
+    return &l->max_groups;
+  if (g_str_equal (key, TTG_KEY_TERMINAL_GROUP_BURST))
+    return &l->burst;
+  if (g_str_equal (key, TTG_KEY_TERMINAL_GROUPS_PER_MINUTE))
+    return &l->per_minute;
+  return NULL;
+}
+
+gboolean
+ttg_limits_merge_keyfile (TtgLimits *l, GKeyFile *kf, GError **error)
+{
+  g_auto(GStrv) keys = NULL;
+  TtgLimits merged = *l;
+
+  if (!g_key_file_has_group (kf, TTG_LIMITS_GROUP))
+    return TRUE;
+  keys = g_key_file_get_keys (kf, TTG_LIMITS_GROUP, NULL, error);
+  if (!keys)
+    return FALSE;
+
+  for (guint i = 0; keys[i]; i++)
+    {
+      g_autofree char *value = g_key_file_get_value (kf, TTG_LIMITS_GROUP, keys[i], error);
+      guint *field = limit_field (&merged, keys[i]);
+      guint64 n = 0;
+      gboolean overflow = FALSE;
+
+      if (!value)
+        return FALSE;
+      g_strchomp (value); /* as in [Policy]: trailing blanks are not part of a value */
+      if (!field)
+        {
+          g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                       "Unknown key \"%s\" in [" TTG_LIMITS_GROUP "] (known: "
+                       TTG_KEY_MAX_TERMINAL_GROUPS_PER_USER ", " TTG_KEY_TERMINAL_GROUP_BURST ", "
+                       TTG_KEY_TERMINAL_GROUPS_PER_MINUTE ")", keys[i]);
+          return FALSE;
+        }
+      if (!ttg_parse_decimal (value, &n, &overflow) || overflow || n < 1 || n > TTG_LIMITS_MAX_VALUE)
+        {
+          g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
+                       "%s must be a whole number from 1 to %u, not \"%s\"",
+                       keys[i], (unsigned) TTG_LIMITS_MAX_VALUE, value);
+          return FALSE;
+        }
+      *field = (guint) n;
+    }
+  *l = merged;
+  return TRUE;
+}
+
+char *
+ttg_limits_to_string (const TtgLimits *l)
+{
+  return g_strdup_printf (TTG_KEY_MAX_TERMINAL_GROUPS_PER_USER "=%u " TTG_KEY_TERMINAL_GROUP_BURST "=%u "
+                          TTG_KEY_TERMINAL_GROUPS_PER_MINUTE "=%u",
+                          l->max_groups, l->burst, l->per_minute);
 }

@@ -21,6 +21,23 @@ typedef struct {
 
 void ttg_limits_init_default (TtgLimits *l);
 
+/* The [Limits] group of the configuration file and its keys. */
+#define TTG_LIMITS_GROUP "Limits"
+#define TTG_KEY_MAX_TERMINAL_GROUPS_PER_USER "MaxTerminalGroupsPerUser"
+#define TTG_KEY_TERMINAL_GROUP_BURST "TerminalGroupBurst"
+#define TTG_KEY_TERMINAL_GROUPS_PER_MINUTE "TerminalGroupsPerMinute"
+/* The highest value of each: a limit is a bound, never "none". */
+#define TTG_LIMITS_MAX_VALUE 100000
+
+/* Merges the [Limits] group of kf (if any) into *l. All or nothing: on an
+ * unknown key or a value that is not a decimal number in
+ * 1..TTG_LIMITS_MAX_VALUE, *l is untouched and error (TTG_ERROR_INVALID_POLICY)
+ * names the key and the reason. */
+gboolean ttg_limits_merge_keyfile (TtgLimits *l, GKeyFile *kf, GError **error);
+
+/* "MaxTerminalGroupsPerUser=64 TerminalGroupBurst=32 TerminalGroupsPerMinute=240" */
+char *ttg_limits_to_string (const TtgLimits *l);
+
 typedef enum {
   TTG_ADMIT_YES,
   TTG_ADMIT_OVER_CAP,  /* the user has max_groups groups already */
@@ -31,7 +48,7 @@ typedef enum {
 typedef struct {
   guint64 milli_tokens; /* tokens x 1000 */
   gint64 last_usec;     /* when milli_tokens was last brought up to date; 0: never */
-  gboolean told_cap;    /* the journal was told the cap holds (until a group is admitted) */
+  gboolean told_cap;    /* the journal was told the cap holds (until ttg_budget_all_clear()) */
   gboolean told_rate;
 } TtgBudget;
 
@@ -45,8 +62,12 @@ TtgAdmit ttg_budget_admit (TtgBudget *b, const TtgLimits *l, guint live_groups, 
 gint64 ttg_budget_usec_to_next (const TtgBudget *b, const TtgLimits *l, gint64 now_usec);
 
 /* TRUE the first time a refusal of this kind is seen since the last
- * admission: the journal says it once, not for every pty of a flood. */
+ * ttg_budget_all_clear(): the journal says it once, not for every pty of a
+ * flood, nor for every terminal the rate lets through during it. */
 gboolean ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict);
+
+/* Nothing of the user is held back any more: the next refusal is news. */
+void ttg_budget_all_clear (TtgBudget *b);
 
 /* "the cap of 64 terminal groups per user", "the rate of 240 new terminal
  * groups a minute (burst 32)": for the journal and explain. */

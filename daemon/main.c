@@ -48,11 +48,11 @@ cli_error (const char *format, ...)
  * D-Bus (saved under the state directory). */
 static gboolean
 load_policy (const char *config_file, const char *dropin_dir, TtgState *state,
-             TtgPolicy *out, GError **error)
+             TtgPolicy *out, TtgLimits *limits, GError **error)
 {
   TtgPolicy p;
 
-  if (!ttg_config_load (config_file, dropin_dir, &p, error))
+  if (!ttg_config_load_with_limits (config_file, dropin_dir, &p, limits, error))
     return FALSE;
   if (state && !ttg_state_apply (state, &p, error))
     return FALSE;
@@ -76,12 +76,14 @@ on_sighup (sd_event_source *s, const struct signalfd_siginfo *si, void *user_dat
   Daemon *d = user_data;
   g_autoptr(GError) error = NULL;
   TtgPolicy policy;
+  TtgLimits limits;
 
   (void) sd_notify (0, "RELOADING=1");
-  if (!load_policy (d->config_file, d->dropin_dir, d->state, &policy, &error))
-    ttg_log_err ("config", "Configuration not reloaded, keeping the last good policy: %s", error->message);
+  if (!load_policy (d->config_file, d->dropin_dir, d->state, &policy, &limits, &error))
+    ttg_log_err ("config", "Configuration not reloaded, keeping the last good policy and limits: %s", error->message);
   else
     {
+      ttg_manager_set_limits (d->manager, &limits);
       ttg_manager_set_policy (d->manager, &policy);
       ttg_api_policy_changed (d->api);
     }
@@ -114,6 +116,7 @@ main (int argc, char **argv)
   g_autofree char *config_help = NULL;
   g_autofree char *dropin_help = NULL;
   TtgPolicy policy;
+  TtgLimits limits;
   sigset_t mask;
   int r;
 
@@ -187,7 +190,7 @@ main (int argc, char **argv)
 
   state_path = state_file_path ();
   state = ttg_state_new (state_path);
-  if (!load_policy (config_file, dropin_dir, check_config ? NULL : state, &policy, &error))
+  if (!load_policy (config_file, dropin_dir, check_config ? NULL : state, &policy, &limits, &error))
     {
       if (check_config)
         {
@@ -196,12 +199,17 @@ main (int argc, char **argv)
         }
       ttg_log_err ("config", "Bad configuration, using the built-in defaults: %s", error->message);
       ttg_policy_init_defaults (&policy);
+      ttg_limits_init_default (&limits);
       g_clear_error (&error);
     }
   if (check_config)
     {
       g_autofree char *text = ttg_policy_to_keyfile_data (&policy);
-      printf ("%s", text);
+      printf ("%s\n[" TTG_LIMITS_GROUP "]\n"
+              TTG_KEY_MAX_TERMINAL_GROUPS_PER_USER "=%u\n"
+              TTG_KEY_TERMINAL_GROUP_BURST "=%u\n"
+              TTG_KEY_TERMINAL_GROUPS_PER_MINUTE "=%u\n",
+              text, limits.max_groups, limits.burst, limits.per_minute);
       return 0;
     }
 
@@ -231,6 +239,8 @@ main (int argc, char **argv)
     }
 
   manager = ttg_manager_new (event, bus, &policy, &error);
+  if (manager)
+    ttg_manager_set_limits (manager, &limits);
   if (!manager || !ttg_manager_start (manager, &error))
     {
       ttg_log_err ("daemon", "Failed to start: %s", error->message);

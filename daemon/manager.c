@@ -41,6 +41,7 @@ group_state_to_string (GroupState s)
 typedef struct {
   char *unit;
   char *session_id;
+  uid_t uid;            /* the session's user; (uid_t) -1 when not known (adopted, session gone) */
   pid_t leader;
   guint pts;
   char *comm;
@@ -89,7 +90,29 @@ struct TtgManager {
   gpointer listener_data;
 
   GHashTable *users; /* uid -> UserEntry: SetUserPolicy */
+
+  TtgLimits limits;
+  GHashTable *budgets;   /* uid -> UserBudget, for users with a session */
+  sd_event_source *retry;
 };
+
+/* How many held-back terminals of one user are remembered to be tried
+ * again; more than that wait for the next full scan. Keeps a flood of ptys
+ * from growing the service. */
+#define WAITING_MAX 64
+
+typedef struct {
+  TtgBudget budget;
+  GArray *waiting;      /* leader pids held back by a limit, at most WAITING_MAX */
+  gboolean overflowed;  /* some held-back terminal was not remembered */
+} UserBudget;
+
+static void
+user_budget_free (UserBudget *ub)
+{
+  g_array_unref (ub->waiting);
+  g_free (ub);
+}
 
 typedef struct {
   TtgUserPolicy asked;
@@ -195,6 +218,24 @@ apply_session_weights (TtgManager *m)
       g_hash_table_iter_remove (&wit);
 }
 
+/* A user's budget lives as long as they have a session: bounded by logind. */
+static void
+prune_budgets (TtgManager *m)
+{
+  GHashTableIter it;
+  gpointer key;
+  TtgSession *s;
+  g_autoptr(GHashTable) uids = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  g_hash_table_iter_init (&it, m->sessions);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &s))
+    g_hash_table_add (uids, GUINT_TO_POINTER (s->uid));
+  g_hash_table_iter_init (&it, m->budgets);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    if (!g_hash_table_contains (uids, key))
+      g_hash_table_iter_remove (&it);
+}
+
 static gboolean
 refresh_sessions (TtgManager *m)
 {
@@ -208,6 +249,7 @@ refresh_sessions (TtgManager *m)
     }
   g_clear_pointer (&m->sessions, g_hash_table_unref);
   m->sessions = sessions;
+  prune_budgets (m);
   return TRUE;
 }
 
@@ -289,6 +331,174 @@ sweep_group (TtgManager *m, Group *g)
     }
 }
 
+/* ---- per-user limits -------------------------------------------------- */
+
+static UserBudget *
+user_budget (TtgManager *m, uid_t uid)
+{
+  UserBudget *ub = g_hash_table_lookup (m->budgets, GUINT_TO_POINTER (uid));
+
+  if (!ub)
+    {
+      ub = g_new0 (UserBudget, 1);
+      ub->waiting = g_array_new (FALSE, FALSE, sizeof (pid_t));
+      g_hash_table_insert (m->budgets, GUINT_TO_POINTER (uid), ub);
+    }
+  return ub;
+}
+
+/* Terminal groups of a user that exist in PID 1 or are on their way. */
+static guint
+count_live_groups (TtgManager *m, uid_t uid)
+{
+  GHashTableIter it;
+  Group *g;
+  guint n = 0;
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    if (g->state != GROUP_DISSOLVED && g->uid == uid)
+      n++;
+  return n;
+}
+
+static gboolean
+waiting_remove (UserBudget *ub, pid_t pid)
+{
+  for (guint i = 0; i < ub->waiting->len; i++)
+    if (g_array_index (ub->waiting, pid_t, i) == pid)
+      {
+        g_array_remove_index_fast (ub->waiting, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+waiting_add (UserBudget *ub, pid_t pid)
+{
+  for (guint i = 0; i < ub->waiting->len; i++)
+    if (g_array_index (ub->waiting, pid_t, i) == pid)
+      return;
+  if (ub->waiting->len >= WAITING_MAX)
+    {
+      ub->overflowed = TRUE;
+      return;
+    }
+  g_array_append_val (ub->waiting, pid);
+}
+
+static int on_retry (sd_event_source *s, uint64_t usec, void *user_data);
+
+static void
+schedule_retry (TtgManager *m, guint64 delay_usec)
+{
+  uint64_t now, when = 0;
+  int enabled = SD_EVENT_OFF;
+
+  if (sd_event_now (m->event, CLOCK_MONOTONIC, &now) < 0)
+    return;
+  if (!m->retry)
+    {
+      (void) sd_event_add_time (m->event, &m->retry, CLOCK_MONOTONIC, now + delay_usec, 0, on_retry, m);
+      return;
+    }
+  (void) sd_event_source_get_enabled (m->retry, &enabled);
+  (void) sd_event_source_get_time (m->retry, &when);
+  if (enabled != SD_EVENT_OFF && when <= now + delay_usec)
+    return;
+  (void) sd_event_source_set_time (m->retry, now + delay_usec);
+  (void) sd_event_source_set_enabled (m->retry, SD_EVENT_ONESHOT);
+}
+
+/* May this terminal get a group of its own, by its user's limits? If not,
+ * it stays where it is (the session scope), the journal says so once, and
+ * it is tried again when the user's budget allows. */
+static gboolean
+admit_terminal (TtgManager *m, const TtgSession *s, const TtgProcStat *st)
+{
+  UserBudget *ub = user_budget (m, s->uid);
+  gint64 now = now_usec ();
+  TtgAdmit verdict = ttg_budget_admit (&ub->budget, &m->limits, count_live_groups (m, s->uid), now);
+
+  if (verdict == TTG_ADMIT_YES)
+    {
+      (void) waiting_remove (ub, st->pid);
+      return TRUE;
+    }
+  if (ttg_budget_tell_once (&ub->budget, verdict))
+    {
+      g_autofree char *why = ttg_admit_explain (verdict, &m->limits);
+
+      ttg_log_warn ("limit", "Leaving %s (%d, pts) in session-%s.scope, and further new terminals of user %u for now: %s. "
+                    "They get their groups when the limit allows; said once until then",
+                    st->comm, (int) st->pid, s->id, (unsigned) s->uid, why);
+    }
+  waiting_add (ub, st->pid);
+  if (verdict == TTG_ADMIT_TOO_FAST)
+    schedule_retry (m, (guint64) MAX (ttg_budget_usec_to_next (&ub->budget, &m->limits, now), 1000));
+  return FALSE;
+}
+
+static void consider_process (TtgManager *m, pid_t pid, gboolean may_refresh);
+
+static void
+retry_waiting (TtgManager *m, UserBudget *ub)
+{
+  g_autoptr(GArray) pids = ub->waiting;
+
+  ub->waiting = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  for (guint i = 0; i < pids->len; i++)
+    consider_process (m, g_array_index (pids, pid_t, i), FALSE);
+  if (ub->waiting->len > 0)
+    return;
+  if (ub->overflowed)
+    {
+      /* Everything remembered got through: look for the rest once. */
+      ub->overflowed = FALSE;
+      schedule_rescan (m, 0);
+      return;
+    }
+  ttg_budget_all_clear (&ub->budget);
+}
+
+static int
+on_retry (sd_event_source *source, uint64_t usec, void *user_data)
+{
+  TtgManager *m = user_data;
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  GHashTableIter it;
+  UserBudget *ub;
+
+  /* consider_process() may add budgets (never remove them): iterate a copy. */
+  g_hash_table_iter_init (&it, m->budgets);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &ub))
+    if (ub->waiting->len > 0 || ub->overflowed)
+      g_ptr_array_add (todo, ub);
+  for (guint i = 0; i < todo->len; i++)
+    retry_waiting (m, todo->pdata[i]);
+  return 0;
+}
+
+/* "" when the terminal led by leader is not held back by a limit. */
+static char *
+limit_hold_text (TtgManager *m, const TtgSession *s, pid_t leader)
+{
+  UserBudget *ub = s ? g_hash_table_lookup (m->budgets, GUINT_TO_POINTER (s->uid)) : NULL;
+  gboolean waiting = FALSE;
+
+  if (!ub)
+    return NULL;
+  for (guint i = 0; i < ub->waiting->len; i++)
+    if (g_array_index (ub->waiting, pid_t, i) == leader)
+      waiting = TRUE;
+  if (count_live_groups (m, s->uid) >= m->limits.max_groups)
+    return ttg_admit_explain (TTG_ADMIT_OVER_CAP, &m->limits);
+  if (waiting)
+    return ttg_admit_explain (TTG_ADMIT_TOO_FAST, &m->limits);
+  return NULL;
+}
+
 static void
 start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pts,
              const char *source_cgroup, const char *rule)
@@ -315,10 +525,13 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
       ttg_log_debug ("group", "%s was dissolved and is wanted again", unit);
       g_hash_table_remove (m->groups, unit);
     }
+  if (!admit_terminal (m, s, st))
+    return;
 
   g = g_new0 (Group, 1);
   g->unit = g_strdup (unit);
   g->session_id = g_strdup (s->id);
+  g->uid = s->uid;
   g->leader = st->pid;
   g->pts = pts;
   g->comm = g_strdup (st->comm);
@@ -411,6 +624,13 @@ on_unit_removed (const char *unit, gpointer user_data)
   if (!g || g->state == GROUP_STARTING)
     return;
   ttg_log_debug ("group", "%s is gone (%s)", unit, group_state_to_string (g->state));
+  {
+    UserBudget *ub = g_hash_table_lookup (m->budgets, GUINT_TO_POINTER (g->uid));
+
+    /* A place under the user's cap is free: a held-back terminal may have it. */
+    if (ub && (ub->waiting->len > 0 || ub->overflowed))
+      schedule_retry (m, 0);
+  }
   g_hash_table_remove (m->groups, unit);
   notify_status (m);
   if (m->listener.group_removed)
@@ -556,6 +776,8 @@ reconcile (TtgManager *m)
     {
       s = g_hash_table_lookup (m->sessions, g->session_id);
 
+      if (s && g->uid == (uid_t) -1)
+        g->uid = s->uid; /* adopted from an earlier run: counts toward its user's cap */
       if (g->state == GROUP_DISSOLVED)
         continue;
       if (!s || !ttg_model_session_splits_terminals (session_policy (m, s), s))
@@ -661,6 +883,7 @@ adopt_groups (TtgManager *m)
       g = g_new0 (Group, 1);
       g->unit = g_strdup (unit);
       g->session_id = g_steal_pointer (&session_id);
+      g->uid = (uid_t) -1; /* sessions are read after this: see refresh_group_uids() */
       g->leader = leader;
       g->cgroup = g_steal_pointer (&cgroup);
       {
@@ -708,6 +931,8 @@ ttg_manager_new (sd_event *event, sd_bus *bus, const TtgPolicy *policy, GError *
   m->session_weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   m->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
   m->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  m->budgets = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) user_budget_free);
+  ttg_limits_init_default (&m->limits);
 
   m->placer = ttg_placer_new (bus, on_scope_started, on_unit_removed, m, error);
   if (!m->placer)
@@ -751,11 +976,13 @@ ttg_manager_free (TtgManager *m)
   if (!m)
     return;
   sd_event_source_disable_unref (m->rescan);
+  sd_event_source_disable_unref (m->retry);
   g_clear_pointer (&m->procmon, ttg_procmon_free);
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);
   g_clear_pointer (&m->groups, g_hash_table_unref);
   g_clear_pointer (&m->users, g_hash_table_unref);
+  g_clear_pointer (&m->budgets, g_hash_table_unref);
   g_clear_pointer (&m->session_weights, g_hash_table_unref);
   g_clear_pointer (&m->sessions, g_hash_table_unref);
   sd_bus_unref (m->bus);
@@ -777,6 +1004,20 @@ ttg_manager_set_policy (TtgManager *m, const TtgPolicy *policy)
   recompute_user_policies (m);
   ttg_log_info ("policy", "New policy: %s", text);
   reconcile (m);
+}
+
+void
+ttg_manager_set_limits (TtgManager *m, const TtgLimits *limits)
+{
+  g_autofree char *text = ttg_limits_to_string (limits);
+
+  if (m->limits.max_groups == limits->max_groups && m->limits.burst == limits->burst
+      && m->limits.per_minute == limits->per_minute)
+    return;
+  m->limits = *limits;
+  ttg_log_info ("limit", "Limits on terminal groups per user: %s", text);
+  if (m->event && g_hash_table_size (m->budgets) > 0)
+    schedule_retry (m, 0);
 }
 
 const TtgPolicy *
@@ -982,8 +1223,12 @@ ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **err
   else
     {
       g_autofree char *role_text = explain_pty_role (m, s, st.session);
+      g_autofree char *held = limit_hold_text (m, s, st.session);
 
-      if (role_text)
+      if (role_text && held)
+        out->rule = g_strdup_printf ("pts/%u of session %s would have a group of its own, but stays in the session's scope for now: %s",
+                                     pts, session_id, held);
+      else if (role_text)
         out->rule = g_strdup_printf ("%c%s", g_ascii_toupper (role_text[0]), role_text + 1);
       else
         out->rule = g_strdup_printf ("pts/%u of session %s: its terminal's leader (%d) is gone",

@@ -6,6 +6,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "limiter.h"
 #include "policy.h"
 #include "userpolicy.h"
 
@@ -26,6 +27,10 @@ gboolean ttg_manager_start (TtgManager *m, GError **error);
 
 /* Applies a new policy: weights change, groups form or dissolve. */
 void ttg_manager_set_policy (TtgManager *m, const TtgPolicy *policy);
+
+/* The per-user limits on terminal groups (ttygroup.conf [Limits]): for the
+ * next terminal; terminals held back by the old ones are tried again. */
+void ttg_manager_set_limits (TtgManager *m, const TtgLimits *limits);
 const TtgPolicy *ttg_manager_get_policy (TtgManager *m);
 
 /* Replaces what uid asked for its own sessions (SetUserPolicy; already

@@ -263,12 +263,13 @@ ttg_policy_merge_keyfile (TtgPolicy  *p,
   groups = g_key_file_get_groups (kf, NULL);
   for (guint i = 0; groups[i] != NULL; i++)
     {
-      if (!g_str_equal (groups[i], POLICY_GROUP))
+      /* [Limits] is the configuration file's own (ttg_limits_merge_keyfile). */
+      if (!g_str_equal (groups[i], POLICY_GROUP) && !g_str_equal (groups[i], "Limits"))
         {
           g_autofree char *quoted = quote (groups[i]);
 
           g_set_error (&local_error, TTG_ERROR, TTG_ERROR_INVALID_POLICY,
-                       "Unknown group %s (only [" POLICY_GROUP "] is known)",
+                       "Unknown group %s (only [" POLICY_GROUP "] and [Limits] are known)",
                        quoted);
           break;
         }

@@ -369,6 +369,39 @@ test_error_optional (Fixture *fx, gconstpointer user_data)
   g_assert_true (ttg_policy_equal (&out, &fx->sentinel));
 }
 
+/* [Limits] in the main file and drop-ins, later files win key by key; a
+ * bad limit fails the whole load, policy and limits both untouched. */
+static void
+test_limits (Fixture *fx, gconstpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  TtgPolicy out = fx->sentinel;
+  TtgLimits limits = { 7, 7, 7 };
+
+  write_file (fx->main_file, "[Policy]\nSessionWeight=50\n[Limits]\nMaxTerminalGroupsPerUser=10\nTerminalGroupBurst=5\n");
+  a = write_dropin (fx, "10-a.conf", "[Limits]\nTerminalGroupBurst=3\n");
+  g_assert_true (ttg_config_load_with_limits (fx->main_file, fx->dropin_dir, &out, &limits, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (out.session_weight, ==, 50);
+  g_assert_cmpuint (limits.max_groups, ==, 10);
+  g_assert_cmpuint (limits.burst, ==, 3);
+  g_assert_cmpuint (limits.per_minute, ==, TTG_LIMITS_DEFAULT_PER_MINUTE);
+
+  out = fx->sentinel;
+  limits = (TtgLimits) { 7, 7, 7 };
+  b = write_dropin (fx, "20-b.conf", "[Limits]\nTerminalGroupsPerMinute=lots\n");
+  g_assert_false (ttg_config_load_with_limits (fx->main_file, fx->dropin_dir, &out, &limits, &error));
+  g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
+  g_assert_true (g_str_has_prefix (error->message, b));
+  g_assert_nonnull (strstr (error->message, "TerminalGroupsPerMinute"));
+  g_assert_true (ttg_policy_equal (&out, &fx->sentinel));
+  g_assert_cmpuint (limits.max_groups, ==, 7);
+  g_assert_cmpuint (limits.burst, ==, 7);
+  g_assert_cmpuint (limits.per_minute, ==, 7);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -389,6 +422,7 @@ main (int argc, char **argv)
   ADD ("/config/bad/value-dropin", test_bad_dropin);
   ADD ("/config/bad/first-error-wins", test_first_error_wins);
   ADD ("/config/bad/error-optional", test_error_optional);
+  ADD ("/config/limits", test_limits);
 
 #undef ADD
 

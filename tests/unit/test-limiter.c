@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "limiter.h"
+#include "ttg-policy-keys.h"
 
 #define SEC ((gint64) G_USEC_PER_SEC)
 #define T0 (1000 * SEC) /* any monotonic time */
@@ -98,11 +99,12 @@ test_unlimited (void)
   g_assert_cmpint (ttg_budget_usec_to_next (&b, &l, T0), ==, 0);
 }
 
-/* A flood is told once, again only after an admission and a new refusal. */
+/* A flood is told once: not again for each refusal, nor after the rate
+ * lets a terminal through during it; again only after all is clear. */
 static void
 test_tell_once (void)
 {
-  TtgLimits l = limits (2, 10, 60);
+  TtgLimits l = limits (2, 1, 60);
   TtgBudget b = { 0 };
   guint told = 0;
 
@@ -115,7 +117,19 @@ test_tell_once (void)
   g_assert_cmpuint (told, ==, 1);
   g_assert_cmpint (ttg_budget_admit (&b, &l, 1, T0), ==, TTG_ADMIT_YES);
   g_assert_false (ttg_budget_tell_once (&b, TTG_ADMIT_YES));
-  g_assert_true (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0)));
+  g_assert_false (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0)));
+
+  /* The rate: told at the first refusal, silent while it lets one a second through. */
+  told = 0;
+  for (gint64 t = T0; t < T0 + 10 * SEC; t += SEC / 10)
+    {
+      TtgAdmit v = ttg_budget_admit (&b, &l, 1, t);
+      told += ttg_budget_tell_once (&b, v);
+    }
+  g_assert_cmpuint (told, ==, 1);
+
+  ttg_budget_all_clear (&b);
+  g_assert_true (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0 + 10 * SEC)));
 }
 
 /* The defaults are limits, not "no limit", and the words name the keys. */
@@ -150,6 +164,63 @@ test_clock_back (void)
   g_assert_cmpint (ttg_budget_usec_to_next (&b, &l, T0 - 10 * SEC), >, 0);
 }
 
+static gboolean
+merge_text (TtgLimits *l, const char *text, GError **error)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+
+  g_assert_true (g_key_file_load_from_data (kf, text, -1, G_KEY_FILE_NONE, NULL));
+  return ttg_limits_merge_keyfile (l, kf, error);
+}
+
+/* [Limits] of the configuration file: set keys change, others keep theirs. */
+static void
+test_keyfile (void)
+{
+  TtgLimits l;
+  g_autofree char *text = NULL;
+
+  ttg_limits_init_default (&l);
+  g_assert_true (merge_text (&l, "[Policy]\nEnabled=true\n", NULL));
+  g_assert_cmpuint (l.max_groups, ==, TTG_LIMITS_DEFAULT_MAX_GROUPS);
+  g_assert_true (merge_text (&l, "[Limits]\nMaxTerminalGroupsPerUser=8 \nTerminalGroupsPerMinute=30\n", NULL));
+  g_assert_cmpuint (l.max_groups, ==, 8);
+  g_assert_cmpuint (l.per_minute, ==, 30);
+  g_assert_cmpuint (l.burst, ==, TTG_LIMITS_DEFAULT_BURST);
+  text = ttg_limits_to_string (&l);
+  g_assert_cmpstr (text, ==, "MaxTerminalGroupsPerUser=8 TerminalGroupBurst=32 TerminalGroupsPerMinute=30");
+}
+
+/* A bad value or key leaves every limit as it was, and says what was wrong. */
+static void
+test_keyfile_invalid (void)
+{
+  static const struct { const char *text; const char *says; } cases[] = {
+    { "[Limits]\nMaxTerminalGroupsPerUser=0\n", "MaxTerminalGroupsPerUser must be a whole number from 1 to 100000, not \"0\"" },
+    { "[Limits]\nTerminalGroupBurst=-1\n", "not \"-1\"" },
+    { "[Limits]\nTerminalGroupsPerMinute=1e3\n", "not \"1e3\"" },
+    { "[Limits]\nTerminalGroupsPerMinute=100001\n", "from 1 to 100000" },
+    { "[Limits]\nTerminalGroupsPerMinute=99999999999999999999999\n", "from 1 to 100000" },
+    { "[Limits]\nTerminalGroupBurst=4\nMaxGroups=3\n", "Unknown key \"MaxGroups\" in [Limits]" },
+    { "[Limits]\nTerminalGroupBurst=\n", "not \"\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TtgLimits l;
+      g_autoptr(GError) error = NULL;
+
+      ttg_limits_init_default (&l);
+      g_test_message ("%s", cases[i].text);
+      g_assert_false (merge_text (&l, cases[i].text, &error));
+      g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
+      g_assert_nonnull (strstr (error->message, cases[i].says));
+      g_assert_cmpuint (l.max_groups, ==, TTG_LIMITS_DEFAULT_MAX_GROUPS);
+      g_assert_cmpuint (l.burst, ==, TTG_LIMITS_DEFAULT_BURST);
+      g_assert_cmpuint (l.per_minute, ==, TTG_LIMITS_DEFAULT_PER_MINUTE);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -162,5 +233,7 @@ main (int argc, char **argv)
   g_test_add_func ("/limiter/tell-once", test_tell_once);
   g_test_add_func ("/limiter/defaults-and-words", test_defaults_and_words);
   g_test_add_func ("/limiter/clock-back", test_clock_back);
+  g_test_add_func ("/limiter/keyfile", test_keyfile);
+  g_test_add_func ("/limiter/keyfile-invalid", test_keyfile_invalid);
   return g_test_run ();
 }
