@@ -609,6 +609,8 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       return;
     }
 
+  if (error && sd_bus_error_has_name (error, SD_BUS_ERROR_TIMEOUT))
+    schedule_rescan (m, 5 * G_USEC_PER_SEC); /* it may still be started: adopted then */
   ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s",
                 unit, result, error ? ": " : "", error ? (error->message ?: error->name) : "",
                 g->session_id);
@@ -636,6 +638,9 @@ on_unit_removed (const char *unit, gpointer user_data)
   if (m->listener.group_removed)
     m->listener.group_removed (unit, m->listener_data);
 }
+
+static gboolean adopt_unit (TtgManager *m, const char *unit, const char *why);
+static void reconcile (TtgManager *m);
 
 /* Looks at one process: does it lead a pty that needs a group? */
 static void
@@ -671,7 +676,14 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
       if (!unit || !ttg_pty_unit_name_parse (unit, &session_id, &from_leader))
         return; /* not in a session: a fresh login may still be on its way */
       if (from_leader == pid)
-        return; /* it is that group's own leader */
+        {
+          /* That group's own leader. A group systemd has and this table
+           * lacks (its start timed out, then went through) is taken up, so
+           * it counts toward its user's cap and is looked after. */
+          if (!g_hash_table_contains (m->groups, unit) && adopt_unit (m, unit, "that systemd started after the request timed out"))
+            reconcile (m);
+          return;
+        }
     }
 
   s = g_hash_table_lookup (m->sessions, session_id);
@@ -854,6 +866,55 @@ on_proc_lost (gpointer user_data)
   schedule_rescan (user_data, 0);
 }
 
+/* Takes up a ttygroup-pty scope that exists in systemd but not in this
+ * service's table: left by an earlier run, or started by a call whose reply
+ * was lost (it timed out while PID 1 was busy). FALSE if it is not one. */
+static gboolean
+adopt_unit (TtgManager *m, const char *unit, const char *why)
+{
+  g_autofree char *session_id = NULL;
+  g_autofree char *cgroup = NULL;
+  pid_t leader;
+  Group *g;
+
+  if (g_hash_table_contains (m->groups, unit) || !ttg_pty_unit_name_parse (unit, &session_id, &leader))
+    return FALSE;
+  cgroup = ttg_placer_get_control_group (m->placer, unit);
+  if (!cgroup)
+    return FALSE;
+
+  g = g_new0 (Group, 1);
+  g->unit = g_strdup (unit);
+  g->session_id = g_steal_pointer (&session_id);
+  {
+    TtgSession *s = m->sessions ? g_hash_table_lookup (m->sessions, g->session_id) : NULL;
+
+    /* Sessions are not read yet at start: reconcile() fills it in. */
+    g->uid = s ? s->uid : (uid_t) -1;
+  }
+  g->leader = leader;
+  g->cgroup = g_steal_pointer (&cgroup);
+  {
+    g_autofree char *scope = ttg_session_scope_name (g->session_id);
+    g->session_cgroup = session_scope_cgroup_sibling (g->cgroup, scope);
+  }
+  g->source_cgroup = g_strdup (g->session_cgroup);
+  {
+    TtgProcStat st;
+
+    if (read_stat (leader, &st))
+      {
+        g->comm = g_strdup (st.comm);
+        (void) ttg_tty_nr_is_pts (st.tty_nr, &g->pts);
+      }
+  }
+  g->weight = 0; /* unknown: reconcile sets it */
+  g->state = GROUP_ACTIVE;
+  g_hash_table_insert (m->groups, g->unit, g);
+  ttg_log_info ("group", "Adopted %s %s", unit, why);
+  return TRUE;
+}
+
 static void
 adopt_groups (TtgManager *m)
 {
@@ -865,46 +926,8 @@ adopt_groups (TtgManager *m)
       ttg_log_warn ("group", "Cannot look for groups of an earlier run: %s", error->message);
       return;
     }
-
   for (guint i = 0; i < units->len; i++)
-    {
-      const char *unit = units->pdata[i];
-      g_autofree char *session_id = NULL;
-      g_autofree char *cgroup = NULL;
-      pid_t leader;
-      Group *g;
-
-      if (!ttg_pty_unit_name_parse (unit, &session_id, &leader))
-        continue;
-      cgroup = ttg_placer_get_control_group (m->placer, unit);
-      if (!cgroup)
-        continue;
-
-      g = g_new0 (Group, 1);
-      g->unit = g_strdup (unit);
-      g->session_id = g_steal_pointer (&session_id);
-      g->uid = (uid_t) -1; /* sessions are read after this: see refresh_group_uids() */
-      g->leader = leader;
-      g->cgroup = g_steal_pointer (&cgroup);
-      {
-        g_autofree char *scope = ttg_session_scope_name (g->session_id);
-        g->session_cgroup = session_scope_cgroup_sibling (g->cgroup, scope);
-      }
-      g->source_cgroup = g_strdup (g->session_cgroup);
-      {
-        TtgProcStat st;
-
-        if (read_stat (leader, &st))
-          {
-            g->comm = g_strdup (st.comm);
-            (void) ttg_tty_nr_is_pts (st.tty_nr, &g->pts);
-          }
-      }
-      g->weight = 0; /* unknown: reconcile sets it */
-      g->state = GROUP_ACTIVE;
-      g_hash_table_insert (m->groups, g->unit, g);
-      ttg_log_info ("group", "Adopted %s from an earlier run", unit);
-    }
+    (void) adopt_unit (m, units->pdata[i], "from an earlier run");
 }
 
 static void

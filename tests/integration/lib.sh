@@ -66,6 +66,8 @@
 #                                        prints "" and returns 1 if none
 #   ttg_cgroup_of_pid PID                cgroup v2 path of PID (e.g. /user.slice/.../session-4.scope)
 #   ttg_unit_of_pid PID                  the systemd unit PID is in (last cgroup component)
+#   ttg_leaders_of USER CMD              pids of the kernel-session leaders (terminals, panes)
+#                                        running exactly CMD as USER
 
 TTG_RUN=/run/ttg-test
 TTG_TEST_DIR=${TTG_TEST_DIR:-/opt/ttygroup-test}
@@ -437,6 +439,15 @@ ttg_session_of_pid() {
     s=$(ps -o lsession= -p "${1:?usage: ttg_session_of_pid PID}" 2>/dev/null | tr -d ' ')
     [[ -n $s && $s != - ]] || { echo ""; return 1; }
     echo "$s"
+}
+
+# ttg_leaders_of USER CMD: pids of the kernel-session leaders (terminals,
+# tmux panes, screen windows) running exactly CMD as USER
+ttg_leaders_of() {
+    local pid
+    for pid in $(pgrep -u "$1" -x -f "$2"); do
+        [[ $(ps -o sid= -p "$pid" | tr -d ' ') == "$pid" ]] && echo "$pid"
+    done
 }
 
 ttg_cgroup_of_pid() {

@@ -39,20 +39,12 @@ testcase_three_ptys_three_groups() {
     assert_true ttg_in_session_scope "$(ttg_session_shell_pid "$s")"
 }
 
-# pids of the kernel-session leaders (panes/windows) running exactly CMD as USER
-pane_leaders() {
-    local pid
-    for pid in $(pgrep -u "$1" -x -f "$2"); do
-        [[ $(ps -o sid= -p "$pid" | tr -d ' ') == "$pid" ]] && echo "$pid"
-    done
-}
-
 testcase_tmux_panes_and_screen_windows() {
     local s units=() p
     s=$(ttg_open_pty_session alice)
     ttg_session_run "$s" 'tmux -L t new-session -d -s w "sleep 601" \; split-window -t w "sleep 601" \; split-window -t w "sleep 601"'
-    wait_eq 15 3 count_lines pane_leaders alice 'sleep 601'
-    for p in $(pane_leaders alice 'sleep 601'); do
+    wait_eq 15 3 count_lines ttg_leaders_of alice 'sleep 601'
+    for p in $(ttg_leaders_of alice 'sleep 601'); do
         wait_until 10 ttg_grouped "$p"
         units+=("$(ttg_unit_of_pid "$p")")
     done
@@ -65,8 +57,8 @@ testcase_tmux_panes_and_screen_windows() {
     # a terminal opened from inside a grouped terminal gets its own group too
     p=$(ttg_new_pty_in_session "$s" 'script -qfec "sleep 603" /dev/null')
     wait_until 10 ttg_grouped "$p"
-    wait_until 10 test -n "$(pane_leaders alice 'sleep 603')"
-    local inner; inner=$(pane_leaders alice 'sleep 603')
+    wait_until 10 test -n "$(ttg_leaders_of alice 'sleep 603')"
+    local inner; inner=$(ttg_leaders_of alice 'sleep 603')
     wait_until 10 ttg_grouped "$inner"
     assert_ne "$(ttg_unit_of_pid "$inner")" "$(ttg_unit_of_pid "$p")"
 }
