@@ -469,11 +469,13 @@ method_list_group_stats (sd_bus_message *m, void *userdata, sd_bus_error *error)
     return reply_group_stats (m, groups, figures);
 
   /* Some group has its first sample only: the rate comes with a second one,
-   * a moment later. The call waits for it; the loop does not. */
+   * a moment later. The call waits for it; the loop does not. The deadline
+   * is counted from now, after the samples (CLOCK_MONOTONIC, as theirs):
+   * sd-event's relative times start at the loop's wakeup, which is earlier. */
   event = sd_bus_get_event (api->bus);
-  r = event ? sd_event_add_time_relative (event, &api->stats_timer, CLOCK_MONOTONIC,
-                                          TTG_STATS_MIN_INTERVAL_USEC, 10 * G_TIME_SPAN_MILLISECOND,
-                                          on_stats_timer, api)
+  r = event ? sd_event_add_time (event, &api->stats_timer, CLOCK_MONOTONIC,
+                                 (uint64_t) (g_get_monotonic_time () + TTG_STATS_MIN_INTERVAL_USEC),
+                                 10 * G_TIME_SPAN_MILLISECOND, on_stats_timer, api)
             : -ENXIO;
   if (r < 0)
     return reply_group_stats (m, groups, figures);
