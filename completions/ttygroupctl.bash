@@ -7,14 +7,23 @@ _ttygroupctl()
     local cur prev words cword
     _init_completion -n = || return
 
-    local commands='status list explain get-policy set-policy set-user-policy enable disable monitor'
-    local options='--json --json= --no-legend --no-pager --no-ask-password --version --help'
+    local commands='status list explain get-policy set-policy set-user-policy enable disable monitor top'
+    local options='--json --json= --no-legend --no-pager --no-ask-password --delay= --iterations= --version --help'
     local keys='Enabled GroupTerminals ManageGreeter ActiveSessionWeight SessionWeight RemoteSessionWeight TerminalWeight'
     local user_keys='Enabled GroupTerminals TerminalWeight'
     local booleans='true false yes no on off 1 0'
 
     if [[ $cur == --json=* ]]; then
         COMPREPLY=($(compgen -W 'short pretty off' -- "${cur#--json=}"))
+        return
+    fi
+    # top: seconds between refreshes, and a count of snapshots
+    if [[ $cur == --delay=* ]]; then
+        COMPREPLY=($(compgen -W '0.5 1 2 5' -- "${cur#--delay=}"))
+        return
+    fi
+    if [[ $cur == --iterations=* ]]; then
+        COMPREPLY=($(compgen -W '1 5 10' -- "${cur#--iterations=}"))
         return
     fi
 

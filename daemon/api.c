@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "auth.h"
+#include "groupsampler.h"
+#include "groupstats.h"
 #include "ttg-bus.h"
 #include "util.h"
 
@@ -19,6 +21,9 @@ struct TtgApi {
   TtgManager *manager;
   TtgState *state;
   sd_bus_slot *vtable_slot;
+  TtgGroupSampler *sampler;
+  GPtrArray *stats_waiting;     /* ListGroupStats calls waiting for a rate (sd_bus_message) */
+  sd_event_source *stats_timer; /* set while some are waiting */
 };
 
 /* A validated SetPolicy request, waiting for polkit. */
@@ -380,6 +385,133 @@ method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
   return sd_bus_send (NULL, reply, NULL);
 }
 
+/* ------------------------------------------------------------ figures -- */
+
+/* TopGroups lists this many: what a panel has room for. */
+#define TOP_GROUPS_MAX 5
+
+static void
+message_unref (gpointer m)
+{
+  sd_bus_message_unref (m);
+}
+
+static int
+reply_group_stats (sd_bus_message *call, GPtrArray *groups, GArray *figures)
+{
+  g_autoptr(sd_bus_message) reply = NULL;
+  int r;
+
+  r = sd_bus_message_new_method_return (call, &reply);
+  if (r < 0)
+    return r;
+  r = sd_bus_message_open_container (reply, 'a', "(ssussutsdd)");
+  if (r < 0)
+    return r;
+  for (guint i = 0; i < groups->len; i++)
+    {
+      TtgGroupInfo *g = groups->pdata[i];
+      TtgGroupFigures *f = &g_array_index (figures, TtgGroupFigures, i);
+
+      r = sd_bus_message_append (reply, "(ssussutsdd)", g->unit, g->session_id, (uint32_t) g->uid,
+                                 g->kind, g->tty, (uint32_t) g->leader, g->weight, g->description,
+                                 f->cpu, f->pressure);
+      if (r < 0)
+        return r;
+    }
+  r = sd_bus_message_close_container (reply);
+  if (r < 0)
+    return r;
+  return sd_bus_send (NULL, reply, NULL);
+}
+
+static int
+on_stats_timer (sd_event_source *source, uint64_t usec, void *userdata)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) waiting = g_steal_pointer (&api->stats_waiting);
+  g_autoptr(GPtrArray) groups = ttg_manager_list_groups (api->manager);
+  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (TtgGroupFigures));
+
+  api->stats_timer = sd_event_source_unref (api->stats_timer);
+  api->stats_waiting = g_ptr_array_new_with_free_func (message_unref);
+  (void) ttg_group_sampler_sample (api->sampler, groups, figures);
+  /* A group that came up in between still has no rate: it shows -1 now
+   * rather than keeping everyone waiting. */
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      sd_bus_message *call = waiting->pdata[i];
+      int r = reply_group_stats (call, groups, figures);
+
+      if (r < 0)
+        (void) sd_bus_reply_method_errnof (call, r, "Could not list the groups: %s", g_strerror (-r));
+    }
+  return 0;
+}
+
+static int
+method_list_group_stats (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) groups = NULL;
+  g_autoptr(GArray) figures = NULL;
+  sd_event *event;
+  int r;
+
+  if (api->stats_timer)
+    {
+      g_ptr_array_add (api->stats_waiting, sd_bus_message_ref (m));
+      return 1;
+    }
+  groups = ttg_manager_list_groups (api->manager);
+  figures = g_array_new (FALSE, FALSE, sizeof (TtgGroupFigures));
+  if (ttg_group_sampler_sample (api->sampler, groups, figures))
+    return reply_group_stats (m, groups, figures);
+
+  /* Some group has its first sample only: the rate comes with a second one,
+   * a moment later. The call waits for it; the loop does not. The deadline
+   * is counted from now, after the samples (CLOCK_MONOTONIC, as theirs):
+   * sd-event's relative times start at the loop's wakeup, which is earlier. */
+  event = sd_bus_get_event (api->bus);
+  r = event ? sd_event_add_time (event, &api->stats_timer, CLOCK_MONOTONIC,
+                                 (uint64_t) (g_get_monotonic_time () + TTG_STATS_MIN_INTERVAL_USEC),
+                                 10 * G_TIME_SPAN_MILLISECOND, on_stats_timer, api)
+            : -ENXIO;
+  if (r < 0)
+    return reply_group_stats (m, groups, figures);
+  g_ptr_array_add (api->stats_waiting, sd_bus_message_ref (m));
+  return 1;
+}
+
+static int
+property_get_top_groups (sd_bus *bus, const char *path, const char *interface, const char *property,
+                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) groups = ttg_manager_list_groups (api->manager);
+  g_autoptr(GArray) figures = g_array_new (FALSE, FALSE, sizeof (TtgGroupFigures));
+  g_autoptr(GArray) order = NULL;
+  int r;
+
+  (void) ttg_group_sampler_sample (api->sampler, groups, figures);
+  order = ttg_group_figures_order (groups, figures, TOP_GROUPS_MAX);
+  r = sd_bus_message_open_container (reply, 'a', "(sssudd)");
+  if (r < 0)
+    return r;
+  for (guint i = 0; i < order->len; i++)
+    {
+      guint k = g_array_index (order, guint, i);
+      TtgGroupInfo *g = groups->pdata[k];
+      TtgGroupFigures *f = &g_array_index (figures, TtgGroupFigures, k);
+
+      r = sd_bus_message_append (reply, "(sssudd)", g->unit, g->kind, g->tty, (uint32_t) g->uid, f->cpu,
+                                 f->pressure);
+      if (r < 0)
+        return r;
+    }
+  return sd_bus_message_close_container (reply);
+}
+
 static int
 method_get_group_for_pid (sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -424,12 +556,15 @@ static const sd_bus_vtable manager_vtable[] = {
   SD_BUS_PROPERTY ("Enabled", "b", property_get_enabled, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
   SD_BUS_PROPERTY ("Policy", "a{sv}", property_get_policy, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
   SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, 0),
+  SD_BUS_PROPERTY ("TopGroups", "a(sssudd)", property_get_top_groups, 0, 0),
   SD_BUS_METHOD_WITH_ARGS ("SetPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
                            method_set_policy, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("SetUserPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
                            method_set_user_policy, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("ListGroups", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussuts)", groups),
                            method_list_groups, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_METHOD_WITH_ARGS ("ListGroupStats", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussutsdd)", groups),
+                           method_list_group_stats, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("GetGroupForPid", SD_BUS_ARGS ("u", pid), SD_BUS_RESULT ("a{sv}", group),
                            method_get_group_for_pid, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_SIGNAL_WITH_ARGS ("GroupAdded", SD_BUS_ARGS ("s", unit, "s", session, "s", tty), 0),
@@ -451,6 +586,7 @@ on_group_removed (const char *unit, gpointer user_data)
 {
   TtgApi *api = user_data;
 
+  ttg_group_sampler_forget (api->sampler, unit);
   (void) sd_bus_emit_signal (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "GroupRemoved", "s", unit);
 }
 
@@ -477,6 +613,8 @@ ttg_api_new (sd_bus *bus, TtgManager *manager, TtgState *state, GError **error)
   api->bus = sd_bus_ref (bus);
   api->manager = manager;
   api->state = state;
+  api->sampler = ttg_group_sampler_new ();
+  api->stats_waiting = g_ptr_array_new_with_free_func (message_unref);
 
   r = sd_bus_add_object_vtable (bus, &api->vtable_slot, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, manager_vtable, api);
   if (r < 0)
@@ -502,6 +640,9 @@ ttg_api_free (TtgApi *api)
   if (!api)
     return;
   sd_bus_slot_unref (api->vtable_slot);
+  sd_event_source_disable_unref (api->stats_timer);
+  g_ptr_array_unref (api->stats_waiting);
+  ttg_group_sampler_free (api->sampler);
   sd_bus_unref (api->bus);
   g_free (api);
 }

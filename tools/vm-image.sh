@@ -37,7 +37,7 @@ PACKAGES=(
     linux-image-amd64 initramfs-tools zstd kmod
     openssh-server openssh-client
     procps psmisc iproute2 sudo util-linux bsdutils tmux screen
-    libglib2.0-0 libglib2.0-bin libsmartcols1 dconf-gsettings-backend dconf-service
+    libglib2.0-0 libglib2.0-bin libsmartcols1 libcgroup2 dconf-gsettings-backend dconf-service
     gettext-base locales jq less ca-certificates
 )
 

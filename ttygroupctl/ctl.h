@@ -35,6 +35,10 @@ extern gboolean arg_no_pager;
 /* The terminal's width when ttygroupctl started (before any pager), 0 when
  * stdout is no terminal: tables are fitted to it. */
 extern guint arg_columns;
+/* top: --delay (microseconds, default 1 s) and --iterations (0: until ^C
+ * on a terminal, one snapshot otherwise) (ctl-top.c). */
+extern gint64 arg_delay_usec;
+extern guint arg_iterations;
 /* The command being run, for its messages (ctl-util.c). */
 extern const char *arg_command;
 
@@ -105,5 +109,15 @@ int cmd_set_user_policy (char **args, int n);
 int cmd_enable (char **args, int n);
 int cmd_disable (char **args, int n);
 int cmd_monitor (char **args, int n);
+int cmd_top (char **args, int n);
+
+/* The values --delay and --iterations take: seconds (a decimal number,
+ * "0.5", from 0.1 to 3600) and a count (1 to 1000000). FALSE for anything
+ * else. */
+#define CTL_TOP_DELAY_MIN_SECS 0.1
+#define CTL_TOP_DELAY_MAX_SECS 3600.0
+#define CTL_TOP_ITERATIONS_MAX 1000000
+gboolean ctl_top_parse_delay (const char *text, gint64 *usec);
+gboolean ctl_top_parse_iterations (const char *text, guint *n);
 
 G_END_DECLS

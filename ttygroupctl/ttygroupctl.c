@@ -32,6 +32,28 @@ parse_json_option (const char *name, const char *value, gpointer data, GError **
   return FALSE;
 }
 
+static gboolean
+parse_delay_option (const char *name, const char *value, gpointer data, GError **error)
+{
+  if (ctl_top_parse_delay (value, &arg_delay_usec))
+    return TRUE;
+  /* Translators: %s is the value given; keep --delay as it is */
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--delay: '%s' is not a number of seconds from 0.1 to 3600"), value);
+  return FALSE;
+}
+
+static gboolean
+parse_iterations_option (const char *name, const char *value, gpointer data, GError **error)
+{
+  if (ctl_top_parse_iterations (value, &arg_iterations))
+    return TRUE;
+  /* Translators: %s is the value given; keep --iterations as it is */
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--iterations: '%s' is not a count from 1 to 1000000"), value);
+  return FALSE;
+}
+
 typedef struct {
   const char *name;
   int min_args;
@@ -50,6 +72,7 @@ static const Command commands[] = {
   { "enable", 0, 0, cmd_enable },
   { "disable", 0, 0, cmd_disable },
   { "monitor", 0, 0, cmd_monitor },
+  { "top", 0, 0, cmd_top },
 };
 
 /* The --help text after the options, in paragraphs. */
@@ -70,7 +93,9 @@ static const char *const description[] = {
      "                       TerminalWeight, within the system policy (polkit:\n"
      "                       org.ttygroup1.set-user-policy)\n"
      "  enable, disable      Same as set-policy Enabled=true / Enabled=false\n"
-     "  monitor              Print the service's signals as they come, until ^C"),
+     "  monitor              Print the service's signals as they come, until ^C\n"
+     "  top                  The groups by CPU use, with their CPU pressure, again\n"
+     "                       every --delay seconds until ^C (--iterations=N: N times)"),
   /* Translators: only "Policy keys:" is to be translated: the key names and
    * their values are what set-policy and ttygroup.conf take */
   N_("Policy keys:\n"
@@ -106,6 +131,10 @@ main (int argc, char **argv)
       N_("Print no column headers and no footer"), NULL },
     { "no-pager", 0, 0, G_OPTION_ARG_NONE, &arg_no_pager,
       N_("Do not pipe the output into a pager"), NULL },
+    { "delay", 0, 0, G_OPTION_ARG_CALLBACK, parse_delay_option,
+      N_("top: seconds between two refreshes (default 1)"), "SECS" },
+    { "iterations", 0, 0, G_OPTION_ARG_CALLBACK, parse_iterations_option,
+      N_("top: print N snapshots in a row, then exit"), "N" },
     { "no-ask-password", 0, 0, G_OPTION_ARG_NONE, &arg_no_ask_password,
       N_("Do not ask for a password when polkit wants one: fail instead"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
