@@ -6,40 +6,25 @@
 #include "config.h"
 
 guint
-ttg_keyfile_error_line (const char *text, const char *message)
+ttg_keyfile_bad_line (const char *text)
 {
-  const char *open = message ? strstr (message, "\u201c") : NULL;
-  const char *close = open ? strstr (open + strlen ("\u201c"), "\u201d") : NULL;
-  g_autofree char *quoted = NULL;
-  g_auto(GStrv) lines = NULL;
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  const char *rest = text;
+  guint line = 0;
 
-  if (!text || !open || !close)
-    return 0;
-  quoted = g_strndup (open + strlen ("\u201c"), close - open - strlen ("\u201c"));
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
+  /* GKeyFile parses line by line and stops at the first bad one, so the
+   * shortest prefix of whole lines that fails to load ends with it. Its
+   * message cannot tell: it is translated, quotes differ by language, and
+   * some messages quote nothing. Quadratic, for files of a few lines. */
+  while (rest && *rest)
     {
-      g_autofree char *stripped = g_strstrip (g_strdup (lines[i]));
+      const char *nl = strchr (rest, '\n');
+      gsize prefix = nl ? (gsize) (nl + 1 - text) : strlen (text);
 
-      if (g_str_equal (lines[i], quoted) || g_str_equal (stripped, quoted))
-        return i + 1;
-    }
-  return 0;
-}
-
-guint
-ttg_keyfile_first_content_line (const char *text)
-{
-  g_auto(GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
-
-  for (guint i = 0; lines[i]; i++)
-    {
-      const char *l = lines[i];
-
-      while (g_ascii_isspace (*l))
-        l++;
-      if (*l && *l != '#')
-        return i + 1;
+      line++;
+      if (!g_key_file_load_from_data (kf, text, prefix, G_KEY_FILE_KEEP_TRANSLATIONS, NULL))
+        return line;
+      rest = nl ? nl + 1 : NULL;
     }
   return 0;
 }
@@ -55,11 +40,10 @@ merge_file (TtgPolicy *p, TtgLimits *limits, const char *path, GError **error)
       g_autofree char *text = NULL;
       guint line = 0;
 
-      /* GKeyFile quotes the bad line but does not number it. */
+      /* GKeyFile does not number the bad line. The prefix stays outside
+       * its (translated) message, so every locale gets FILE:LINE. */
       if (g_file_get_contents (path, &text, NULL, NULL))
-        line = g_error_matches (local, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
-                 ? ttg_keyfile_first_content_line (text)
-                 : ttg_keyfile_error_line (text, local->message);
+        line = ttg_keyfile_bad_line (text);
       if (line > 0)
         g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", path, line, local->message);
       else

@@ -19,13 +19,8 @@ gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
 gboolean ttg_config_load_with_limits (const char *main_file, const char *dropin_dir,
                                       TtgPolicy *out, TtgLimits *limits_out, GError **error);
 
-/* GKeyFile's parse errors quote the offending line ("Key file contains line
- * “foo” which is ...") without its number: finds that line in text, 1-based,
- * or 0 when the message quotes nothing that is found. */
-guint ttg_keyfile_error_line (const char *text, const char *message);
-
-/* The first line that is neither blank nor a comment, 1-based (0: none):
- * where a key file that "does not start with a group" goes wrong. */
-guint ttg_keyfile_first_content_line (const char *text);
+/* The line, 1-based, where GKeyFile stops parsing text (0: it parses):
+ * found by parsing, never from GKeyFile's message, which is translated. */
+guint ttg_keyfile_bad_line (const char *text);
 
 G_END_DECLS
