@@ -322,12 +322,13 @@ sweep_group (TtgManager *m, Group *g)
       if (late->len == 0)
         return;
       ttg_log_debug ("group", "Moving %u late process(es) of pts/%u into %s", late->len, g->pts, g->unit);
+      /* Only systemd moves processes into a scope it manages: the group is
+       * delegated, so AttachProcessesToUnit is allowed. Where even that
+       * fails (the process exited, the unit is stopping), a write of
+       * cgroup.procs would fail or go behind systemd's back: the process
+       * stays alive in its session scope, and the next rescan retries. */
       if (ttg_placer_attach (m->placer, g->unit, (pid_t *) late->data, late->len) < 0)
-        {
-          /* Fall back to the cgroup, which this service created through systemd. */
-          for (guint i = 0; i < late->len; i++)
-            (void) ttg_cgroup_write_proc (g->cgroup, g_array_index (late, pid_t, i));
-        }
+        return;
     }
 }
 
