@@ -4,6 +4,7 @@
 #include "manager.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
@@ -76,6 +77,8 @@ struct TtgManager {
   GHashTable *sessions;        /* id -> TtgSession */
   GHashTable *session_weights; /* id -> guint64* applied CPUWeight */
   GHashTable *groups;          /* unit -> Group */
+  GHashTable *start_failures;  /* unit -> guint: starts refused or failed in a row */
+  GHashTable *maybe_removed;   /* units systemd said were removed, unconfirmed */
 
   TtgPlacer *placer;
   TtgLogind *logind;
@@ -140,6 +143,7 @@ recompute_user_policies (TtgManager *m)
 }
 
 static void schedule_rescan (TtgManager *m, guint64 delay_usec);
+static gboolean adopt_group (TtgManager *m, const char *unit, gboolean check_active);
 
 static void
 notify_status (TtgManager *m)
@@ -322,12 +326,13 @@ sweep_group (TtgManager *m, Group *g)
       if (late->len == 0)
         return;
       ttg_log_debug ("group", "Moving %u late process(es) of pts/%u into %s", late->len, g->pts, g->unit);
+      /* Only systemd moves processes into a scope it manages: the group is
+       * delegated, so AttachProcessesToUnit is allowed. Where even that
+       * fails (the process exited, the unit is stopping), a write of
+       * cgroup.procs would fail or go behind systemd's back: the process
+       * stays alive in its session scope, and the next rescan retries. */
       if (ttg_placer_attach (m->placer, g->unit, (pid_t *) late->data, late->len) < 0)
-        {
-          /* Fall back to the cgroup, which this service created through systemd. */
-          for (guint i = 0; i < late->len; i++)
-            (void) ttg_cgroup_write_proc (g->cgroup, g_array_index (late, pid_t, i));
-        }
+        return;
     }
 }
 
@@ -566,6 +571,37 @@ start_group (TtgManager *m, const TtgSession *s, const TtgProcStat *st, guint pt
     }
 }
 
+/* A start that did not happen leaves the terminal's processes where they
+ * are, alive. A rescan tries again, later each time (0.5 s, 1 s, ... 10 s),
+ * so that a lasting refusal costs systemd one call every 10 s at most. */
+static void
+retry_start_later (TtgManager *m, const char *unit)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (m->start_failures, unit)) + 1;
+  guint64 delay = MIN ((guint64) 500 * 1000 << MIN (n - 1, 5), 10 * G_USEC_PER_SEC);
+
+  g_hash_table_insert (m->start_failures, g_strdup (unit), GUINT_TO_POINTER (n));
+  schedule_rescan (m, delay);
+}
+
+static void
+forget_failures_of_gone_leaders (TtgManager *m)
+{
+  GHashTableIter it;
+  const char *unit;
+
+  g_hash_table_iter_init (&it, m->start_failures);
+  while (g_hash_table_iter_next (&it, (gpointer *) &unit, NULL))
+    {
+      g_autofree char *session_id = NULL;
+      pid_t leader;
+
+      if (!ttg_pty_unit_name_parse (unit, &session_id, &leader) ||
+          (kill (leader, 0) < 0 && errno == ESRCH))
+        g_hash_table_iter_remove (&it);
+    }
+}
+
 static void
 on_scope_started (const char *unit, const char *result, const sd_bus_error *error, gpointer user_data)
 {
@@ -579,6 +615,7 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
     {
       g->state = GROUP_ACTIVE;
       m->placements++;
+      g_hash_table_remove (m->start_failures, unit);
       sweep_group (m, g);
       ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen, because %s",
                     g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
@@ -598,7 +635,7 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
        * processes are back in the session scope, so try again shortly. */
       ttg_log_debug ("group", "%s still exists, retrying later", unit);
       g_hash_table_remove (m->groups, unit);
-      schedule_rescan (m, 500 * 1000);
+      retry_start_later (m, unit);
       return;
     }
 
@@ -609,12 +646,47 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       return;
     }
 
-  if (error && sd_bus_error_has_name (error, SD_BUS_ERROR_TIMEOUT))
-    schedule_rescan (m, 5 * G_USEC_PER_SEC); /* it may still be started: adopted then */
-  ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s",
-                unit, result, error ? ": " : "", error ? (error->message ?: error->name) : "",
-                g->session_id);
+  /* Refused, or the job failed (a dependency, an assertion, a process that
+   * could not be moved): said once, then retried ever more rarely. */
+  if (!g_hash_table_contains (m->start_failures, unit))
+    ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s, "
+                  "trying again later", unit, result, error ? ": " : "",
+                  error ? (error->message ?: error->name) : "", g->session_id);
+  else
+    ttg_log_debug ("group", "systemd did not start %s again (%s)", unit, result);
   g_hash_table_remove (m->groups, unit);
+  retry_start_later (m, unit);
+}
+
+static void
+forget_group (TtgManager *m, const char *unit)
+{
+  g_autofree char *name = g_strdup (unit);
+  Group *g = g_hash_table_lookup (m->groups, name);
+
+  if (!g)
+    return;
+  ttg_log_debug ("group", "%s is gone (%s)", name, group_state_to_string (g->state));
+  {
+    UserBudget *ub = g_hash_table_lookup (m->budgets, GUINT_TO_POINTER (g->uid));
+
+    /* A place under the user's cap is free: a held-back terminal may have it. */
+    if (ub && (ub->waiting->len > 0 || ub->overflowed))
+      schedule_retry (m, 0);
+  }
+  g_hash_table_remove (m->groups, name);
+  notify_status (m);
+  if (m->listener.group_removed)
+    m->listener.group_removed (name, m->listener_data);
+}
+
+/* Is unit still there? 1 yes, 0 no, -1 systemd cannot tell now. */
+static int
+unit_still_active (TtgManager *m, const char *unit)
+{
+  g_autoptr(GPtrArray) units = ttg_placer_list_units (m->placer, unit, NULL);
+
+  return !units ? -1 : units->len > 0;
 }
 
 static void
@@ -625,22 +697,46 @@ on_unit_removed (const char *unit, gpointer user_data)
 
   if (!g || g->state == GROUP_STARTING)
     return;
-  ttg_log_debug ("group", "%s is gone (%s)", unit, group_state_to_string (g->state));
-  {
-    UserBudget *ub = g_hash_table_lookup (m->budgets, GUINT_TO_POINTER (g->uid));
+  if (g->state == GROUP_ACTIVE)
+    {
+      /* systemd re-executing (daemon-reexec) sends UnitRemoved for every
+       * unit, and brings them all back: forget a group only once systemd
+       * no longer lists it, asking again later if it cannot answer now. */
+      int r = unit_still_active (m, unit);
 
-    /* A place under the user's cap is free: a held-back terminal may have it. */
-    if (ub && (ub->waiting->len > 0 || ub->overflowed))
-      schedule_retry (m, 0);
-  }
-  g_hash_table_remove (m->groups, unit);
-  notify_status (m);
-  if (m->listener.group_removed)
-    m->listener.group_removed (unit, m->listener_data);
+      if (r > 0)
+        return;
+      if (r < 0)
+        {
+          g_hash_table_add (m->maybe_removed, g_strdup (unit));
+          schedule_rescan (m, G_USEC_PER_SEC);
+          return;
+        }
+    }
+  forget_group (m, unit);
 }
 
-static gboolean adopt_unit (TtgManager *m, const char *unit, const char *why);
-static void reconcile (TtgManager *m);
+static void
+confirm_removed_units (TtgManager *m)
+{
+  GHashTableIter it;
+  const char *unit;
+
+  g_hash_table_iter_init (&it, m->maybe_removed);
+  while (g_hash_table_iter_next (&it, (gpointer *) &unit, NULL))
+    {
+      int r = unit_still_active (m, unit);
+
+      if (r < 0)
+        {
+          schedule_rescan (m, G_USEC_PER_SEC);
+          continue;
+        }
+      if (r == 0)
+        forget_group (m, unit);
+      g_hash_table_iter_remove (&it);
+    }
+}
 
 /* Looks at one process: does it lead a pty that needs a group? */
 static void
@@ -677,12 +773,13 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
         return; /* not in a session: a fresh login may still be on its way */
       if (from_leader == pid)
         {
-          /* That group's own leader. A group systemd has and this table
-           * lacks (its start timed out, then went through) is taken up, so
-           * it counts toward its user's cap and is looked after. */
-          if (!g_hash_table_contains (m->groups, unit) && adopt_unit (m, unit, "that systemd started after the request timed out"))
-            reconcile (m);
-          return;
+          /* It is that group's own leader: a group of this run, or one an
+           * earlier run started just before it ended (adopted now); else
+           * its processes are in the cgroup of a scope whose job failed
+           * after some of them moved, and starting it again gives that
+           * cgroup back to systemd. */
+          if (g_hash_table_contains (m->groups, unit) || adopt_group (m, unit, TRUE))
+            return;
         }
     }
 
@@ -725,6 +822,8 @@ rescan_all (TtgManager *m)
 
   if (!dir)
     return;
+  forget_failures_of_gone_leaders (m);
+  confirm_removed_units (m);
   while ((name = g_dir_read_name (dir)))
     {
       guint64 pid;
@@ -866,19 +965,25 @@ on_proc_lost (gpointer user_data)
   schedule_rescan (user_data, 0);
 }
 
-/* Takes up a ttygroup-pty scope that exists in systemd but not in this
- * service's table: left by an earlier run, or started by a call whose reply
- * was lost (it timed out while PID 1 was busy). FALSE if it is not one. */
+/* Takes over unit, an active pty scope this service started (in this run
+ * or an earlier one). FALSE if it is not active or not such a scope. */
 static gboolean
-adopt_unit (TtgManager *m, const char *unit, const char *why)
+adopt_group (TtgManager *m, const char *unit, gboolean check_active)
 {
   g_autofree char *session_id = NULL;
   g_autofree char *cgroup = NULL;
   pid_t leader;
   Group *g;
 
-  if (g_hash_table_contains (m->groups, unit) || !ttg_pty_unit_name_parse (unit, &session_id, &leader))
+  if (!ttg_pty_unit_name_parse (unit, &session_id, &leader))
     return FALSE;
+  if (check_active)
+    {
+      g_autoptr(GPtrArray) units = ttg_placer_list_units (m->placer, unit, NULL);
+
+      if (!units || units->len == 0)
+        return FALSE;
+    }
   cgroup = ttg_placer_get_control_group (m->placer, unit);
   if (!cgroup)
     return FALSE;
@@ -886,12 +991,7 @@ adopt_unit (TtgManager *m, const char *unit, const char *why)
   g = g_new0 (Group, 1);
   g->unit = g_strdup (unit);
   g->session_id = g_steal_pointer (&session_id);
-  {
-    TtgSession *s = m->sessions ? g_hash_table_lookup (m->sessions, g->session_id) : NULL;
-
-    /* Sessions are not read yet at start: reconcile() fills it in. */
-    g->uid = s ? s->uid : (uid_t) -1;
-  }
+  g->uid = (uid_t) -1; /* at start-up, sessions are read after this: see refresh_group_uids() */
   g->leader = leader;
   g->cgroup = g_steal_pointer (&cgroup);
   {
@@ -911,7 +1011,19 @@ adopt_unit (TtgManager *m, const char *unit, const char *why)
   g->weight = 0; /* unknown: reconcile sets it */
   g->state = GROUP_ACTIVE;
   g_hash_table_insert (m->groups, g->unit, g);
-  ttg_log_info ("group", "Adopted %s %s", unit, why);
+  ttg_log_info ("group", "Adopted %s from an earlier run", unit);
+  if (check_active)
+    {
+      /* adopted after the start-up reconcile: its weight now */
+      TtgSession *s = g_hash_table_lookup (m->sessions, g->session_id);
+
+      if (s)
+        {
+          g->uid = s->uid;
+          g->weight = ttg_model_terminal_weight (session_policy (m, s), s);
+          ttg_placer_set_weight (m->placer, g->unit, g->weight);
+        }
+    }
   return TRUE;
 }
 
@@ -926,8 +1038,9 @@ adopt_groups (TtgManager *m)
       ttg_log_warn ("group", "Cannot look for groups of an earlier run: %s", error->message);
       return;
     }
+
   for (guint i = 0; i < units->len; i++)
-    (void) adopt_unit (m, units->pdata[i], "from an earlier run");
+    (void) adopt_group (m, units->pdata[i], FALSE);
 }
 
 static void
@@ -953,6 +1066,8 @@ ttg_manager_new (sd_event *event, sd_bus *bus, const TtgPolicy *policy, GError *
   m->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) ttg_session_free);
   m->session_weights = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   m->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+  m->start_failures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  m->maybe_removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   m->budgets = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) user_budget_free);
   ttg_limits_init_default (&m->limits);
@@ -1004,6 +1119,8 @@ ttg_manager_free (TtgManager *m)
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);
   g_clear_pointer (&m->groups, g_hash_table_unref);
+  g_clear_pointer (&m->start_failures, g_hash_table_unref);
+  g_clear_pointer (&m->maybe_removed, g_hash_table_unref);
   g_clear_pointer (&m->users, g_hash_table_unref);
   g_clear_pointer (&m->budgets, g_hash_table_unref);
   g_clear_pointer (&m->session_weights, g_hash_table_unref);

@@ -263,6 +263,17 @@ ttg_placer_attach (TtgPlacer *p, const char *unit, const pid_t *pids, guint n_pi
   return r;
 }
 
+/* The only place the service writes systemd's cgroups. Every other move
+ * goes through systemd (StartTransientUnit's PIDs, AttachProcessesToUnit
+ * into the delegated pty scopes). Moving processes back into their session
+ * scope cannot: that scope belongs to logind and is not delegated, and
+ * systemd 252 refuses AttachProcessesToUnit into it ("Process migration not
+ * available on non-delegated units"), while sd-login and polkit find a
+ * process's session only from that scope. So systemd is asked first (a
+ * newer one may allow it) and cgroup.procs is written only where it
+ * refuses. tests/integration/test-faults.sh (move_back_needs_cgroup_procs)
+ * shows the refusal and the move; cgroupfs_write_fails shows that a failed
+ * write leaves the processes alive in their group. */
 int
 ttg_placer_move_back (TtgPlacer *p, const char *session_scope, const char *session_cgroup,
                       const char *from_cgroup)

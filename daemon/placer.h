@@ -9,7 +9,7 @@ G_BEGIN_DECLS
 
 /* Realises groups through systemd: unit properties, transient scopes, and
  * (only to move processes back into a session scope, which systemd 252
- * refuses to do) cgroup.procs. */
+ * refuses to do) cgroup.procs. Nothing else writes cgroupfs. */
 typedef struct TtgPlacer TtgPlacer;
 
 /* A scope job finished: result is systemd's ("done", "failed", ...), or
