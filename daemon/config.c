@@ -44,29 +44,60 @@ ttg_keyfile_first_content_line (const char *text)
   return 0;
 }
 
-static gboolean
-merge_file (TtgPolicy *p, const char *path, GError **error)
+gboolean
+ttg_config_merge_data (TtgPolicy *p, const char *data, gsize length, const char *origin, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
+  const char *nul;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (origin != NULL, FALSE);
+
+  /* GKeyFile would read a line up to its first NUL and drop the rest of
+   * that line unseen: such a file is broken, say where. */
+  nul = length ? memchr (data, '\0', length) : NULL;
+  if (nul)
     {
-      g_autofree char *text = NULL;
-      guint line = 0;
+      guint line = 1;
 
-      /* GKeyFile quotes the bad line but does not number it. */
-      if (g_file_get_contents (path, &text, NULL, NULL))
-        line = g_error_matches (local, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
-                 ? ttg_keyfile_first_content_line (text)
-                 : ttg_keyfile_error_line (text, local->message);
-      if (line > 0)
-        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", path, line, local->message);
-      else
-        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
+      for (const char *c = data; c < nul; c++)
+        line += *c == '\n';
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: contains a NUL byte: not a text file",
+                   origin, line);
       return FALSE;
     }
-  return ttg_policy_merge_keyfile (p, kf, path, error);
+  if (!g_key_file_load_from_data (kf, data ? data : "", length, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
+    {
+      /* GKeyFile quotes the bad line but does not number it. */
+      g_autofree char *text = g_strndup (data ? data : "", length);
+      guint line = g_error_matches (local, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND)
+                     ? ttg_keyfile_first_content_line (text)
+                     : ttg_keyfile_error_line (text, local->message);
+
+      if (line > 0)
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", origin, line, local->message);
+      else
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", origin, local->message);
+      return FALSE;
+    }
+  return ttg_policy_merge_keyfile (p, kf, origin, error);
+}
+
+static gboolean
+merge_file (TtgPolicy *p, const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &data, &length, &local))
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
+      return FALSE;
+    }
+  return ttg_config_merge_data (p, data, length, path, error);
 }
 
 static gint

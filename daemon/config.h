@@ -13,6 +13,14 @@ G_BEGIN_DECLS
 gboolean ttg_config_load (const char *main_file, const char *dropin_dir,
                           TtgPolicy *out, GError **error);
 
+/* The text of one configuration file (length bytes at data, which need not
+ * end in NUL nor be UTF-8) on top of *p: what ttg_config_load() does with
+ * each file once it is read, without any I/O. All or nothing: on error *p is
+ * untouched and the TTG_ERROR_INVALID_POLICY message starts with "origin:"
+ * (and the line, where one is to blame). */
+gboolean ttg_config_merge_data (TtgPolicy *p, const char *data, gsize length, const char *origin,
+                                GError **error);
+
 /* GKeyFile's parse errors quote the offending line ("Key file contains line
  * “foo” which is ...") without its number: finds that line in text, 1-based,
  * or 0 when the message quotes nothing that is found. */
