@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -41,5 +42,10 @@ fuzz_setup (void)
 static inline char *
 fuzz_strndup (const uint8_t *data, size_t size)
 {
-  return g_strndup ((const char *) data, size);
+  char *s = g_malloc (size + 1);
+
+  if (size)
+    memcpy (s, data, size);
+  s[size] = '\0';
+  return s;
 }

@@ -74,7 +74,8 @@ parse_all (const GByteArray *data)
   n = ttg_proc_datagram_parse (data->data, data->len, collect, events);
   g_assert_cmpuint (n, ==, events->len);
 
-  memcpy (odd + 1, data->data, data->len);
+  if (data->len)
+    memcpy (odd + 1, data->data, data->len);
   n = ttg_proc_datagram_parse (odd + 1, data->len, collect, again);
   g_assert_cmpuint (n, ==, again->len);
   g_assert_cmpmem (events->data, events->len * sizeof (TtgProcEvent), again->data,
