@@ -10,11 +10,9 @@
 #include "auth.h"
 #include "groupsampler.h"
 #include "groupstats.h"
+#include "policydict.h"
 #include "ttg-bus.h"
 #include "util.h"
-
-/* Keys longer than this are never valid; do not echo megabytes back. */
-#define KEY_ECHO_MAX 64
 
 struct TtgApi {
   sd_bus *bus;
@@ -38,19 +36,6 @@ pending_set_free (PendingSet *p)
 {
   g_ptr_array_unref (p->keys);
   g_free (p);
-}
-
-static char *
-printable_key (const char *key)
-{
-  g_autofree char *valid = g_utf8_make_valid (key, -1);
-
-  if (g_utf8_strlen (valid, -1) > KEY_ECHO_MAX)
-    {
-      g_autofree char *cut = g_utf8_substring (valid, 0, KEY_ECHO_MAX);
-      return g_strdup_printf ("%s...", cut);
-    }
-  return g_steal_pointer (&valid);
 }
 
 static int
@@ -121,16 +106,13 @@ property_get_status (sd_bus *bus, const char *path, const char *interface, const
   return sd_bus_message_close_container (reply);
 }
 
-/* Applies one typed value to whatever the caller is building. */
-typedef gboolean (*ApplyKeyFunc) (const char *key, TtgPolicyType type, gboolean b, guint64 t,
-                                  gpointer target, GError **error);
-
-/* Reads a policy a{sv}: every key must be known, given once and of its type;
- * apply() checks the value. Every problem is an InvalidPolicy error that
- * names the key. keys gets the names, in order. */
+/* Reads the entries of a policy a{sv} for ttg_policy_dict_apply() and
+ * friends, which do every check. Stops after TTG_POLICY_DICT_MAX + 1
+ * entries: the answer is then known already, and a huge dictionary costs
+ * no memory. The strings point into m. Only a message that is not an a{sv}
+ * fails here (negative errno). */
 static int
-read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrArray *keys,
-                  sd_bus_error *error)
+read_policy_entries (sd_bus_message *m, GArray *entries)
 {
   int r;
 
@@ -138,94 +120,46 @@ read_policy_dict (sd_bus_message *m, ApplyKeyFunc apply, gpointer target, GPtrAr
   if (r < 0)
     return r;
 
-  while ((r = sd_bus_message_enter_container (m, 'e', "sv")) > 0)
+  while (entries->len <= TTG_POLICY_DICT_MAX && (r = sd_bus_message_enter_container (m, 'e', "sv")) > 0)
     {
-      g_autoptr(GError) local = NULL;
-      const TtgPolicyKeyInfo *info;
-      const char *key, *contents;
-      gboolean b = FALSE;
-      uint64_t t = 0;
+      TtgPolicyEntry e = { 0 };
       char type;
 
-      r = sd_bus_message_read (m, "s", &key);
+      r = sd_bus_message_read (m, "s", &e.key);
       if (r < 0)
         return r;
-      info = ttg_policy_key_lookup (key);
-      if (!info)
-        {
-          g_autofree char *shown = printable_key (key);
-          return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Unknown key \"%s\"", shown);
-        }
-      for (guint i = 0; i < keys->len; i++)
-        if (g_str_equal (keys->pdata[i], key))
-          return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Key \"%s\" given twice", key);
-
-      r = sd_bus_message_peek_type (m, &type, &contents);
+      r = sd_bus_message_peek_type (m, &type, &e.signature);
       if (r < 0)
         return r;
-      if (contents[0] != ttg_policy_type_signature (info->type) || contents[1] != '\0')
-        return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Key \"%s\": expected %s, got \"%s\"", key,
-                                  ttg_policy_type_name (info->type), contents);
-      if (info->type == TTG_POLICY_TYPE_BOOLEAN)
+      if (g_str_equal (e.signature, "b"))
         {
           int v;
 
           r = sd_bus_message_read (m, "v", "b", &v);
-          b = v;
+          e.b = v;
         }
+      else if (g_str_equal (e.signature, "t"))
+        r = sd_bus_message_read (m, "v", "t", &e.t);
       else
-        r = sd_bus_message_read (m, "v", "t", &t);
+        r = sd_bus_message_skip (m, "v");
       if (r < 0)
         return r;
-      if (!apply (key, info->type, b, t, target, &local))
-        return sd_bus_error_set (error, TTG_DBUS_ERROR_INVALID_POLICY, local->message);
-      g_ptr_array_add (keys, g_strdup (key));
+      g_array_append_val (entries, e);
 
       r = sd_bus_message_exit_container (m);
       if (r < 0)
         return r;
     }
-  if (r < 0)
-    return r;
-  r = sd_bus_message_exit_container (m);
-  if (r < 0)
-    return r;
-
-  if (keys->len == 0)
-    return sd_bus_error_set (error, TTG_DBUS_ERROR_INVALID_POLICY, "No keys given: the dictionary is empty");
-  return 0;
+  return r < 0 ? r : 0;
 }
 
 /* A malformed message (not an a{sv} at all) is an InvalidPolicy too. */
 static int
-policy_dict_error (int r, sd_bus_error *error)
+policy_dict_error (int r, const GError *local, sd_bus_error *error)
 {
-  if (sd_bus_error_is_set (error))
-    return r < 0 ? r : -EINVAL;
+  if (local)
+    return sd_bus_error_set (error, TTG_DBUS_ERROR_INVALID_POLICY, local->message);
   return sd_bus_error_setf (error, TTG_DBUS_ERROR_INVALID_POLICY, "Malformed policy dictionary: %s", g_strerror (-r));
-}
-
-static gboolean
-apply_system_key (const char *key, TtgPolicyType type, gboolean b, guint64 t, gpointer target,
-                  GError **error)
-{
-  return type == TTG_POLICY_TYPE_BOOLEAN ? ttg_policy_set_boolean (target, key, b, error)
-                                         : ttg_policy_set_weight (target, key, t, error);
-}
-
-typedef struct {
-  TtgUserPolicy *asked;
-  const TtgPolicy *system;
-} UserTarget;
-
-static gboolean
-apply_user_key (const char *key, TtgPolicyType type, gboolean b, guint64 t, gpointer target,
-                GError **error)
-{
-  UserTarget *u = target;
-
-  return type == TTG_POLICY_TYPE_BOOLEAN ? ttg_user_policy_set_boolean (u->asked, key, b, error)
-                                         : ttg_user_policy_set_weight (u->asked, u->system, key, t, error);
 }
 
 static uid_t
@@ -281,17 +215,20 @@ method_set_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
   TtgApi *api = userdata;
   PendingSet *p = g_new0 (PendingSet, 1);
+  g_autoptr(GArray) entries = g_array_new (FALSE, TRUE, sizeof (TtgPolicyEntry));
+  g_autoptr(GError) local = NULL;
   int r;
 
   p->api = api;
   p->keys = g_ptr_array_new_with_free_func (g_free);
   p->policy = *ttg_manager_get_policy (api->manager);
   /* Validate before asking: bad input gets its named error from anyone. */
-  r = read_policy_dict (m, apply_system_key, &p->policy, p->keys, error);
-  if (r < 0 || sd_bus_error_is_set (error))
+  r = read_policy_entries (m, entries);
+  if (r < 0 || !ttg_policy_dict_apply (&p->policy, (const TtgPolicyEntry *) (void *) entries->data,
+                                       entries->len, p->keys, &local))
     {
       pending_set_free (p);
-      return policy_dict_error (r, error);
+      return policy_dict_error (r, local, error);
     }
 
   r = ttg_auth_check (api->bus, m, TTG_ACTION_SET_POLICY, on_set_policy_authorized, p);
@@ -329,10 +266,10 @@ static int
 method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
   TtgApi *api = userdata;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) entries = g_array_new (FALSE, TRUE, sizeof (TtgPolicyEntry));
+  g_autoptr(GError) local = NULL;
   g_autofree PendingUserSet *p = g_new0 (PendingUserSet, 1);
   const TtgUserPolicy *before;
-  UserTarget target;
   int r;
 
   p->api = api;
@@ -343,11 +280,11 @@ method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
   before = ttg_manager_get_user_policy (api->manager, p->uid);
   if (before)
     p->asked = *before;
-  target.asked = &p->asked;
-  target.system = ttg_manager_get_policy (api->manager);
-  r = read_policy_dict (m, apply_user_key, &target, keys, error);
-  if (r < 0 || sd_bus_error_is_set (error))
-    return policy_dict_error (r, error);
+  r = read_policy_entries (m, entries);
+  if (r < 0 || !ttg_user_policy_dict_apply (&p->asked, ttg_manager_get_policy (api->manager),
+                                            (const TtgPolicyEntry *) (void *) entries->data,
+                                            entries->len, &local))
+    return policy_dict_error (r, local, error);
 
   r = ttg_auth_check (api->bus, m, TTG_ACTION_SET_USER_POLICY, on_set_user_policy_authorized, p);
   if (r < 0)

@@ -29,35 +29,84 @@ ttg_keyfile_bad_line (const char *text)
   return 0;
 }
 
-static gboolean
-merge_file (TtgPolicy *p, TtgLimits *limits, const char *path, GError **error)
+gboolean
+ttg_config_merge_data_with_limits (TtgPolicy *p, TtgLimits *limits, const char *data, gsize length,
+                                   const char *origin, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
+  TtgPolicy merged;
+  TtgLimits merged_limits;
+  const char *nul;
 
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
+  g_return_val_if_fail (p != NULL, FALSE);
+  g_return_val_if_fail (limits != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+  g_return_val_if_fail (origin != NULL, FALSE);
+
+  /* GKeyFile would read a line up to its first NUL and drop the rest of
+   * that line unseen: such a file is broken, say where. */
+  nul = length ? memchr (data, '\0', length) : NULL;
+  if (nul)
     {
-      g_autofree char *text = NULL;
-      guint line = 0;
+      guint line = 1;
 
+      for (const char *c = data; c < nul; c++)
+        line += *c == '\n';
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: contains a NUL byte: not a text file",
+                   origin, line);
+      return FALSE;
+    }
+  if (!g_key_file_load_from_data (kf, data ? data : "", length, G_KEY_FILE_KEEP_TRANSLATIONS, &local))
+    {
       /* GKeyFile does not number the bad line. The prefix stays outside
        * its (translated) message, so every locale gets FILE:LINE. */
-      if (g_file_get_contents (path, &text, NULL, NULL))
-        line = ttg_keyfile_bad_line (text);
+      g_autofree char *text = g_strndup (data ? data : "", length);
+      guint line = ttg_keyfile_bad_line (text);
+
       if (line > 0)
-        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", path, line, local->message);
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s:%u: %s", origin, line, local->message);
       else
-        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
+        g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", origin, local->message);
       return FALSE;
     }
-  if (!ttg_policy_merge_keyfile (p, kf, path, error))
+  /* All or nothing over both groups. */
+  merged = *p;
+  merged_limits = *limits;
+  if (!ttg_policy_merge_keyfile (&merged, kf, origin, error))
     return FALSE;
-  if (!ttg_limits_merge_keyfile (limits, kf, &local))
+  if (!ttg_limits_merge_keyfile (&merged_limits, kf, &local))
     {
-      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", origin);
       return FALSE;
     }
+  *p = merged;
+  *limits = merged_limits;
   return TRUE;
+}
+
+gboolean
+ttg_config_merge_data (TtgPolicy *p, const char *data, gsize length, const char *origin, GError **error)
+{
+  TtgLimits limits;
+
+  ttg_limits_init_default (&limits);
+  return ttg_config_merge_data_with_limits (p, &limits, data, length, origin, error);
+}
+
+static gboolean
+merge_file (TtgPolicy *p, TtgLimits *limits, const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &data, &length, &local))
+    {
+      g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
+      return FALSE;
+    }
+  return ttg_config_merge_data_with_limits (p, limits, data, length, path, error);
 }
 
 static gint

@@ -30,61 +30,39 @@ struct TtgProcmon {
 static int
 send_listen (int fd, enum proc_cn_mcast_op op)
 {
-  struct {
+  /* nlmsghdr, cn_msg, then the op as cn_msg's data. Laid out by hand: a
+   * struct holding struct cn_msg (which ends in a flexible array) anywhere
+   * but last is not C. */
+  union {
     struct nlmsghdr nl;
-    struct cn_msg cn;
-    enum proc_cn_mcast_op op;
-  } __attribute__ ((packed)) msg;
+    char bytes[NLMSG_SPACE (sizeof (struct cn_msg) + sizeof (enum proc_cn_mcast_op))];
+  } msg;
+  struct cn_msg cn;
 
   memset (&msg, 0, sizeof msg);
-  msg.nl.nlmsg_len = sizeof msg;
+  msg.nl.nlmsg_len = NLMSG_LENGTH (sizeof cn + sizeof op);
   msg.nl.nlmsg_type = NLMSG_DONE;
   msg.nl.nlmsg_pid = 0;
-  msg.cn.id.idx = CN_IDX_PROC;
-  msg.cn.id.val = CN_VAL_PROC;
-  msg.cn.len = sizeof (enum proc_cn_mcast_op);
-  msg.op = op;
 
-  if (send (fd, &msg, sizeof msg, 0) < 0)
+  memset (&cn, 0, sizeof cn);
+  cn.id.idx = CN_IDX_PROC;
+  cn.id.val = CN_VAL_PROC;
+  cn.len = sizeof op;
+  memcpy ((char *) NLMSG_DATA (&msg.nl), &cn, sizeof cn);
+  memcpy ((char *) NLMSG_DATA (&msg.nl) + sizeof cn, &op, sizeof op);
+
+  if (send (fd, &msg, msg.nl.nlmsg_len, 0) < 0)
     return -errno;
   return 0;
 }
 
 static void
-dispatch_one (TtgProcmon *pm, const struct proc_event *ev)
+dispatch_one (const TtgProcEvent *ev, gpointer user_data)
 {
-  TtgProcEvent out = { 0 };
-
-  switch (ev->what)
-    {
-    case PROC_EVENT_FORK:
-      /* A new thread is a fork event too; only processes matter. */
-      if (ev->event_data.fork.child_pid != ev->event_data.fork.child_tgid)
-        return;
-      out.kind = TTG_PROC_EVENT_FORK;
-      out.pid = ev->event_data.fork.child_tgid;
-      out.parent = ev->event_data.fork.parent_tgid;
-      break;
-    case PROC_EVENT_EXEC:
-      out.kind = TTG_PROC_EVENT_EXEC;
-      out.pid = ev->event_data.exec.process_tgid;
-      break;
-    case PROC_EVENT_SID:
-      out.kind = TTG_PROC_EVENT_SID;
-      out.pid = ev->event_data.sid.process_tgid;
-      break;
-    case PROC_EVENT_EXIT:
-      if (ev->event_data.exit.process_pid != ev->event_data.exit.process_tgid)
-        return;
-      out.kind = TTG_PROC_EVENT_EXIT;
-      out.pid = ev->event_data.exit.process_tgid;
-      break;
-    default:
-      return;
-    }
+  TtgProcmon *pm = user_data;
 
   pm->events++;
-  pm->on_event (&out, pm->user_data);
+  pm->on_event (ev, pm->user_data);
 }
 
 static int
@@ -115,25 +93,7 @@ on_readable (sd_event_source *s, int fd, uint32_t revents, void *user_data)
           return 0;
         }
 
-      for (struct nlmsghdr *nl = (struct nlmsghdr *) buf; NLMSG_OK (nl, (size_t) n); nl = NLMSG_NEXT (nl, n))
-        {
-          struct cn_msg *cn;
-
-          if (nl->nlmsg_type == NLMSG_ERROR || nl->nlmsg_type == NLMSG_NOOP)
-            continue;
-          if (nl->nlmsg_len < NLMSG_LENGTH (sizeof (struct cn_msg) + sizeof (struct proc_event)))
-            continue;
-          cn = NLMSG_DATA (nl);
-          if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC)
-            continue;
-          {
-            /* cn->data is not aligned for struct proc_event: copy it out. */
-            struct proc_event ev;
-
-            memcpy (&ev, cn->data, sizeof ev);
-            dispatch_one (pm, &ev);
-          }
-        }
+      (void) ttg_proc_datagram_parse (buf, (gsize) n, dispatch_one, pm);
     }
   return 0;
 }

@@ -5,23 +5,12 @@
 #include <sys/types.h>
 #include <systemd/sd-event.h>
 
+#include "procevent.h"
+
 G_BEGIN_DECLS
 
-/* Process events from the kernel's proc connector (netlink, needs
- * CAP_NET_ADMIN). Threads are filtered out: every event is about a process. */
-typedef enum {
-  TTG_PROC_EVENT_FORK, /* pid: the child, parent: the parent */
-  TTG_PROC_EVENT_EXEC,
-  TTG_PROC_EVENT_SID,  /* pid called setsid() */
-  TTG_PROC_EVENT_EXIT,
-} TtgProcEventKind;
-
-typedef struct {
-  TtgProcEventKind kind;
-  pid_t pid;
-  pid_t parent;
-} TtgProcEvent;
-
+/* Watches the kernel's proc connector (netlink, needs CAP_NET_ADMIN) and
+ * reports process events (procevent.h) as they come. */
 typedef struct TtgProcmon TtgProcmon;
 
 typedef void (*TtgProcmonEventFunc) (const TtgProcEvent *event, gpointer user_data);

@@ -299,7 +299,8 @@ static const struct {
 static void
 test_bad_main (Fixture *fx, gconstpointer user_data)
 {
-  g_autofree char *a = write_dropin (fx, "10-a.conf", "[Policy]\nSessionWeight=60\n");
+  /* A valid drop-in after the bad main file does not make it load. */
+  g_free (write_dropin (fx, "10-a.conf", "[Policy]\nSessionWeight=60\n"));
 
   for (guint i = 0; i < G_N_ELEMENTS (bad_files); i++)
     {
@@ -402,6 +403,40 @@ test_limits (Fixture *fx, gconstpointer user_data)
   g_assert_cmpuint (limits.per_minute, ==, 7);
 }
 
+/* The text of a file without the file: only length bytes count (what
+ * follows is not read), a NUL inside is an error, not the end. */
+static void
+test_merge_data (void)
+{
+  const char text[] = "[Policy]\nSessionWeight=70\nSessionWeight=bogus";
+  const char with_nul[] = "[Policy]\nSessionWeight=70\n\0[Policy]\n";
+  g_autoptr(GError) error = NULL;
+  TtgPolicy p, before;
+
+  ttg_policy_init_defaults (&p);
+  g_assert_true (ttg_config_merge_data (&p, text, strlen ("[Policy]\nSessionWeight=70\n"), "x.conf", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (p.session_weight, ==, 70);
+
+  before = p;
+  g_assert_false (ttg_config_merge_data (&p, text, strlen (text), "x.conf", &error));
+  g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
+  g_assert_true (g_str_has_prefix (error->message, "x.conf"));
+  g_assert_nonnull (strstr (error->message, "SessionWeight"));
+  g_assert_true (ttg_policy_equal (&p, &before));
+  g_clear_error (&error);
+
+  g_assert_false (ttg_config_merge_data (&p, with_nul, sizeof with_nul - 1, "nul.conf", &error));
+  g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
+  g_assert_true (g_str_has_prefix (error->message, "nul.conf:3: "));
+  g_assert_true (ttg_policy_equal (&p, &before));
+  g_clear_error (&error);
+
+  g_assert_true (ttg_config_merge_data (&p, NULL, 0, "empty.conf", &error));
+  g_assert_no_error (error);
+  g_assert_true (ttg_policy_equal (&p, &before));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -423,6 +458,7 @@ main (int argc, char **argv)
   ADD ("/config/bad/first-error-wins", test_first_error_wins);
   ADD ("/config/bad/error-optional", test_error_optional);
   ADD ("/config/limits", test_limits);
+  g_test_add_func ("/config/merge-data", test_merge_data);
 
 #undef ADD
 
