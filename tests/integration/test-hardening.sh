@@ -47,7 +47,8 @@ testcase_settings_in_force() {
     main=$(systemctl show -p MainPID --value ttygroupd)
     assert_ne "$main" 0
     assert_eq "$(systemctl show -p ProtectProc --value ttygroupd)" invisible
-    assert_eq "$(systemctl show -p ProcSubset --value ttygroupd)" pid
+    # all of /proc: libcgroup needs /proc/cgroups (see the unit file)
+    assert_eq "$(systemctl show -p ProcSubset --value ttygroupd)" all
     assert_eq "$(systemctl show -p ProtectKernelTunables --value ttygroupd)" yes
     assert_eq "$(systemctl show -p PrivateDevices --value ttygroupd)" yes
     assert_eq "$(systemctl show -p RestrictAddressFamilies --value ttygroupd | tr ' ' '\n' | sort | paste -sd ' ')" \
