@@ -2,23 +2,11 @@
 /* ttygroupctl list: the groups (ListGroups), as a table or JSON. */
 #include "build-config.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <glib/gi18n.h>
 
 #include "ctl.h"
 #include "ctl-table.h"
-
-static const char *
-user_name (uid_t uid, char *buf, size_t size)
-{
-  struct passwd *pw = getpwuid (uid);
-
-  if (pw && pw->pw_name)
-    return pw->pw_name;
-  g_snprintf (buf, size, "%u", (unsigned) uid);
-  return buf;
-}
 
 int
 cmd_list (char **args, int n)

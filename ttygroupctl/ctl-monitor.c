@@ -113,21 +113,6 @@ on_properties_changed (sd_bus_message *m, void *userdata, sd_bus_error *ret_erro
   return 0;
 }
 
-/* SIGINT and SIGTERM end it (exit 0), read from a signalfd beside the bus,
- * so no signal is lost between two waits. */
-static int
-open_signal_fd (void)
-{
-  sigset_t mask;
-
-  sigemptyset (&mask);
-  sigaddset (&mask, SIGINT);
-  sigaddset (&mask, SIGTERM);
-  if (sigprocmask (SIG_BLOCK, &mask, NULL) < 0)
-    return -errno;
-  return signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 int
 cmd_monitor (char **args, int n)
 {

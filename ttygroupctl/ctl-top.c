@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,17 +122,6 @@ fetch (sd_bus *bus, GArray *rows)
     return reply_malformed ("ListGroupStats", r);
   g_array_sort (rows, compare_rows);
   return EXIT_OK;
-}
-
-static const char *
-user_name (uid_t uid, char *buf, size_t size)
-{
-  struct passwd *pw = getpwuid (uid);
-
-  if (pw && pw->pw_name)
-    return pw->pw_name;
-  g_snprintf (buf, size, "%u", (unsigned) uid);
-  return buf;
 }
 
 /* A figure of the service, or "-" for -1 (not known). */
@@ -258,20 +246,6 @@ print_table_snapshot (GArray *rows, gboolean live)
       text = ctl_table_to_string (table);
       fputs (text, stdout);
     }
-}
-
-/* SIGINT and SIGTERM end it (exit 0) even in the middle of a wait. */
-static int
-open_signal_fd (void)
-{
-  sigset_t mask;
-
-  sigemptyset (&mask);
-  sigaddset (&mask, SIGINT);
-  sigaddset (&mask, SIGTERM);
-  if (sigprocmask (SIG_BLOCK, &mask, NULL) < 0)
-    return -errno;
-  return signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 /* TRUE when the delay passed, FALSE when a signal came. */

@@ -2,8 +2,12 @@
 /* ttygroupctl: its messages, shared by every command. No bus here. */
 #include "build-config.h"
 
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/signalfd.h>
 
 #include <glib/gi18n.h>
 
@@ -41,4 +45,28 @@ usage_error (const char *format, ...)
   va_end (ap);
   g_printerr ("%s\n", _("Try 'ttygroupctl --help' for more information."));
   return EXIT_USAGE;
+}
+
+const char *
+user_name (uid_t uid, char *buf, size_t size)
+{
+  struct passwd *pw = getpwuid (uid);
+
+  if (pw && pw->pw_name)
+    return pw->pw_name;
+  g_snprintf (buf, size, "%u", (unsigned) uid);
+  return buf;
+}
+
+int
+open_signal_fd (void)
+{
+  sigset_t mask;
+
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGINT);
+  sigaddset (&mask, SIGTERM);
+  if (sigprocmask (SIG_BLOCK, &mask, NULL) < 0)
+    return -errno;
+  return signalfd (-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }

@@ -57,6 +57,14 @@ int usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int call_failed (const char *what, const sd_bus_error *error, int r);
 /* A reply not of the contract's type; returns EXIT_FAIL. */
 int reply_malformed (const char *what, int r);
+
+/* The user's name, or the uid in buf when it has none. */
+const char *user_name (uid_t uid, char *buf, size_t size);
+
+/* A signalfd for SIGINT and SIGTERM (both blocked from now on), so that
+ * monitor and top end with exit 0 on them, even in the middle of a wait,
+ * and no signal is lost between two waits. -errno on failure. */
+int open_signal_fd (void);
 /* EXIT_OK with *ret set, or EXIT_FAIL after a message. */
 int bus_connect (sd_bus **ret);
 /* Starts pkttyagent for the call to come when a password may be asked

@@ -5,16 +5,12 @@
 #include <string.h>
 
 #include "config.h"
-#include "fuzz.h"
+#include "fuzz-policy.h"
 
 static void
 check_valid (const TtgPolicy *p)
 {
-  const guint64 w[] = { p->active_session_weight, p->session_weight, p->remote_session_weight,
-                        p->terminal_weight };
-
-  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
-    FUZZ_CHECK (w[i] >= TTG_WEIGHT_MIN && w[i] <= TTG_WEIGHT_MAX);
+  fuzz_check_policy_weights (p);
   FUZZ_CHECK (p->enabled == TRUE || p->enabled == FALSE);
   FUZZ_CHECK (p->group_terminals == TRUE || p->group_terminals == FALSE);
   FUZZ_CHECK (p->manage_greeter == TRUE || p->manage_greeter == FALSE);

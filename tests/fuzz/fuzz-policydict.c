@@ -8,17 +8,13 @@
  * dictionaries. */
 #include <string.h>
 
-#include "fuzz.h"
+#include "fuzz-policy.h"
 #include "policydict.h"
 
 static void
 check_valid (const TtgPolicy *p)
 {
-  const guint64 w[] = { p->active_session_weight, p->session_weight, p->remote_session_weight,
-                        p->terminal_weight };
-
-  for (guint i = 0; i < G_N_ELEMENTS (w); i++)
-    FUZZ_CHECK (w[i] >= TTG_WEIGHT_MIN && w[i] <= TTG_WEIGHT_MAX);
+  fuzz_check_policy_weights (p);
 }
 
 static void
