@@ -97,6 +97,7 @@ struct TtgManager {
   TtgLimits limits;
   GHashTable *budgets;   /* uid -> UserBudget, for users with a session */
   sd_event_source *retry;
+  sd_event_source *collect; /* looks for groups that ran empty unnoticed */
 };
 
 /* How many held-back terminals of one user are remembered to be tried
@@ -143,6 +144,7 @@ recompute_user_policies (TtgManager *m)
 }
 
 static void schedule_rescan (TtgManager *m, guint64 delay_usec);
+static void schedule_collect (TtgManager *m);
 static gboolean adopt_group (TtgManager *m, const char *unit, gboolean check_active);
 
 static void
@@ -395,25 +397,34 @@ waiting_add (UserBudget *ub, pid_t pid)
 
 static int on_retry (sd_event_source *s, uint64_t usec, void *user_data);
 
+/* Arms the one-shot timer *source to fire in delay_usec, unless it is
+ * already due sooner. */
 static void
-schedule_retry (TtgManager *m, guint64 delay_usec)
+schedule_timer (TtgManager *m, sd_event_source **source, guint64 delay_usec,
+                sd_event_time_handler_t handler)
 {
   uint64_t now, when = 0;
   int enabled = SD_EVENT_OFF;
 
   if (sd_event_now (m->event, CLOCK_MONOTONIC, &now) < 0)
     return;
-  if (!m->retry)
+  if (!*source)
     {
-      (void) sd_event_add_time (m->event, &m->retry, CLOCK_MONOTONIC, now + delay_usec, 0, on_retry, m);
+      (void) sd_event_add_time (m->event, source, CLOCK_MONOTONIC, now + delay_usec, 0, handler, m);
       return;
     }
-  (void) sd_event_source_get_enabled (m->retry, &enabled);
-  (void) sd_event_source_get_time (m->retry, &when);
+  (void) sd_event_source_get_enabled (*source, &enabled);
+  (void) sd_event_source_get_time (*source, &when);
   if (enabled != SD_EVENT_OFF && when <= now + delay_usec)
     return;
-  (void) sd_event_source_set_time (m->retry, now + delay_usec);
-  (void) sd_event_source_set_enabled (m->retry, SD_EVENT_ONESHOT);
+  (void) sd_event_source_set_time (*source, now + delay_usec);
+  (void) sd_event_source_set_enabled (*source, SD_EVENT_ONESHOT);
+}
+
+static void
+schedule_retry (TtgManager *m, guint64 delay_usec)
+{
+  schedule_timer (m, &m->retry, delay_usec, on_retry);
 }
 
 /* May this terminal get a group of its own, by its user's limits? If not,
@@ -617,6 +628,8 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       m->placements++;
       g_hash_table_remove (m->start_failures, unit);
       sweep_group (m, g);
+      if (kill (g->leader, 0) < 0 && errno == ESRCH)
+        schedule_collect (m); /* closed while it started */
       ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen, because %s",
                     g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
                     (now_usec () - g->started_usec) / 1000.0, g->rule ? g->rule : "it was grouped before");
@@ -738,6 +751,80 @@ confirm_removed_units (TtgManager *m)
     }
 }
 
+/* ---- groups that ran empty unnoticed ---------------------------------- */
+
+/* systemd 252 can miss that a scope ran empty when its processes exit while
+ * it is being started (a terminal closed at once, seen under a flood of
+ * short-lived terminals): the scope then stays "active (running)" with an
+ * empty cgroup for good, and would hold a place under its user's cap. A
+ * group whose leader is gone is looked at this long afterwards (systemd
+ * collects an empty scope well within it) and stopped if still empty. */
+#define COLLECT_DELAY_USEC (5 * G_USEC_PER_SEC)
+
+static int on_collect (sd_event_source *s, uint64_t usec, void *user_data);
+
+static void
+schedule_collect (TtgManager *m)
+{
+  schedule_timer (m, &m->collect, COLLECT_DELAY_USEC, on_collect);
+}
+
+static void
+collect_empty_groups (TtgManager *m)
+{
+  GHashTableIter it;
+  Group *g;
+  gboolean freed = FALSE;
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    {
+      int r;
+
+      if (g->state != GROUP_ACTIVE || !g->cgroup)
+        continue;
+      r = ttg_placer_stop_if_empty (m->placer, g->unit, g->cgroup);
+      if (r == 0)
+        continue;
+      if (r < 0)
+        {
+          ttg_log_debug ("group", "Cannot tell whether %s is empty: %s", g->unit, g_strerror (-r));
+          continue;
+        }
+      ttg_log_info ("group", "%s (pts/%u of session %s) has had no process for %d s but systemd "
+                    "still has it running: stopping it (nothing in it to stop)",
+                    g->unit, g->pts, g->session_id, (int) (COLLECT_DELAY_USEC / G_USEC_PER_SEC));
+      g->state = GROUP_DISSOLVED;
+      freed = TRUE;
+    }
+  if (freed)
+    {
+      notify_status (m);
+      schedule_retry (m, 0); /* places under a cap are free */
+    }
+}
+
+static int
+on_collect (sd_event_source *s, uint64_t usec, void *user_data)
+{
+  collect_empty_groups (user_data);
+  return 0;
+}
+
+/* Is pid the leader of a group this service has or is starting? */
+static gboolean
+leads_a_group (TtgManager *m, pid_t pid)
+{
+  GHashTableIter it;
+  Group *g;
+
+  g_hash_table_iter_init (&it, m->groups);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
+    if (g->leader == pid && g->state != GROUP_DISSOLVED)
+      return TRUE;
+  return FALSE;
+}
+
 /* Looks at one process: does it lead a pty that needs a group? */
 static void
 consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
@@ -837,6 +924,8 @@ rescan_all (TtgManager *m)
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &g))
     if (g->state == GROUP_ACTIVE && leader_is_in_group (g))
       sweep_group (m, g);
+  /* exits may have been lost with the events */
+  schedule_collect (m);
 }
 
 static int
@@ -851,24 +940,7 @@ on_rescan (sd_event_source *s, uint64_t usec, void *user_data)
 static void
 schedule_rescan (TtgManager *m, guint64 delay_usec)
 {
-  uint64_t now;
-
-  if (sd_event_now (m->event, CLOCK_MONOTONIC, &now) < 0)
-    return;
-  if (m->rescan)
-    {
-      int enabled = SD_EVENT_OFF;
-      uint64_t when = 0;
-
-      (void) sd_event_source_get_enabled (m->rescan, &enabled);
-      (void) sd_event_source_get_time (m->rescan, &when);
-      if (enabled != SD_EVENT_OFF && when <= now + delay_usec)
-        return;
-      (void) sd_event_source_set_time (m->rescan, now + delay_usec);
-      (void) sd_event_source_set_enabled (m->rescan, SD_EVENT_ONESHOT);
-      return;
-    }
-  (void) sd_event_add_time (m->event, &m->rescan, CLOCK_MONOTONIC, now + delay_usec, 0, on_rescan, m);
+  schedule_timer (m, &m->rescan, delay_usec, on_rescan);
 }
 
 /* Brings every group in line with the sessions and the policy. */
@@ -951,10 +1023,14 @@ on_proc_event (const TtgProcEvent *ev, gpointer user_data)
       if (m->policy.enabled && m->policy.group_terminals)
         consider_process (m, ev->pid, TRUE);
       break;
-    case TTG_PROC_EVENT_FORK:
     case TTG_PROC_EVENT_EXIT:
+      /* Empty scopes are collected by systemd, nearly always. */
+      if (leads_a_group (m, ev->pid))
+        schedule_collect (m);
+      break;
+    case TTG_PROC_EVENT_FORK:
       /* Children inherit their parent's cgroup; late ones are swept when
-       * the scope job finishes; empty scopes are collected by systemd. */
+       * the scope job finishes. */
       break;
     }
 }
@@ -1115,6 +1191,7 @@ ttg_manager_free (TtgManager *m)
     return;
   sd_event_source_disable_unref (m->rescan);
   sd_event_source_disable_unref (m->retry);
+  sd_event_source_disable_unref (m->collect);
   g_clear_pointer (&m->procmon, ttg_procmon_free);
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);

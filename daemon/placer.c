@@ -331,6 +331,50 @@ ttg_placer_move_back (TtgPlacer *p, const char *session_scope, const char *sessi
   return failed > 0 ? last_error : moved;
 }
 
+typedef struct {
+  TtgPlacer *p;
+  char *unit;
+} StopCall;
+
+static int
+on_stop_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
+{
+  StopCall *c = user_data;
+  const sd_bus_error *e = sd_bus_message_get_error (m);
+
+  if (e && sd_bus_error_has_name (e, "org.freedesktop.systemd1.NoSuchUnit"))
+    c->p->on_removed (c->unit, c->p->user_data);
+  else if (e)
+    ttg_log_warn ("placer", "Failed to stop the empty %s: %s", c->unit, e->message ?: e->name);
+  g_free (c->unit);
+  g_free (c);
+  return 0;
+}
+
+int
+ttg_placer_stop_if_empty (TtgPlacer *p, const char *unit, const char *cgroup)
+{
+  StopCall *c;
+  int r;
+
+  r = ttg_cgroup_is_populated (cgroup);
+  if (r != 0)
+    return r > 0 ? 0 : r;
+
+  c = g_new0 (StopCall, 1);
+  c->p = p;
+  c->unit = g_strdup (unit);
+  r = sd_bus_call_method_async (p->bus, NULL, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit",
+                                on_stop_reply, c, "ss", unit, "replace");
+  if (r < 0)
+    {
+      g_free (c->unit);
+      g_free (c);
+      return r;
+    }
+  return 1;
+}
+
 GPtrArray *
 ttg_placer_list_units (TtgPlacer *p, const char *pattern, GError **error)
 {

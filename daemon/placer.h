@@ -45,6 +45,15 @@ int ttg_placer_attach (TtgPlacer *p, const char *unit, const pid_t *pids, guint 
 int ttg_placer_move_back (TtgPlacer *p, const char *session_scope, const char *session_cgroup,
                           const char *from_cgroup);
 
+/* Stops unit, a scope of this service whose cgroup is cgroup, only if no
+ * process is in it (cgroup.events says "populated 0"): stopping it then
+ * signals nobody. Nothing but systemd and this service moves processes
+ * into these scopes, so it stays empty until systemd has stopped it.
+ * Returns 1 when the stop was asked (asynchronously; when systemd no longer
+ * knows the unit, on_removed is called as for UnitRemoved), 0 when
+ * processes are in it (nothing done), -errno when its cgroup cannot be read. */
+int ttg_placer_stop_if_empty (TtgPlacer *p, const char *unit, const char *cgroup);
+
 /* Names of the loaded, active units matching pattern (e.g. "ttygroup-pty-*.scope"). */
 GPtrArray *ttg_placer_list_units (TtgPlacer *p, const char *pattern, GError **error);
 

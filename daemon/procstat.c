@@ -269,6 +269,28 @@ ttg_cgroup_path_session_id (const char *cgroup_path)
   return g_steal_pointer (&id);
 }
 
+int
+ttg_cgroup_events_populated (const char *text)
+{
+  static const char key[] = "populated ";
+  const char *line = text;
+
+  while (line && *line)
+    {
+      const char *nl = strchr (line, '\n');
+      gsize len = nl ? (gsize) (nl - line) : strlen (line);
+
+      if (len >= sizeof key - 1 && strncmp (line, key, sizeof key - 1) == 0)
+        {
+          if (len == sizeof key && (line[len - 1] == '0' || line[len - 1] == '1'))
+            return line[len - 1] - '0';
+          return -1;
+        }
+      line = nl ? nl + 1 : NULL;
+    }
+  return -1;
+}
+
 gboolean
 ttg_session_id_is_valid (const char *id)
 {

@@ -38,6 +38,11 @@ char *ttg_cgroup_path_unit (const char *cgroup_path);
  * valid session id, returns the id newly allocated, else NULL. */
 char *ttg_cgroup_path_session_id (const char *cgroup_path);
 
+/* From the text of a cgroup's cgroup.events ("populated 0\nfrozen 0\n"):
+ * 1 when processes live in the cgroup or below it, 0 when none do, -1 when
+ * the text has no well-formed "populated" line. */
+int ttg_cgroup_events_populated (const char *text);
+
 /* logind session ids are made of [A-Za-z0-9]; anything else (empty, too long
  * (> 64), other characters) is refused so it can go into unit names as is. */
 gboolean ttg_session_id_is_valid (const char *id);

@@ -2,6 +2,7 @@
 #include "build-config.h"
 
 #include "util.h"
+#include "procstat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,6 +120,20 @@ ttg_cgroup_read_procs (const char *cgroup_path)
       g_array_append_val (pids, pid);
     }
   return pids;
+}
+
+int
+ttg_cgroup_is_populated (const char *cgroup_path)
+{
+  g_autofree char *path = g_strconcat (TTG_CGROUP_ROOT, cgroup_path, "/cgroup.events", NULL);
+  g_autofree char *text = NULL;
+  int r, populated;
+
+  text = ttg_read_file (path, &r);
+  if (!text)
+    return r;
+  populated = ttg_cgroup_events_populated (text);
+  return populated < 0 ? -EBADMSG : populated;
 }
 
 int

@@ -37,6 +37,10 @@ char *ttg_read_file (const char *path, int *r);
 /* The pids in <TTG_CGROUP_ROOT><cgroup_path>/cgroup.procs; NULL if unreadable. */
 GArray *ttg_cgroup_read_procs (const char *cgroup_path);
 
+/* Are processes in <TTG_CGROUP_ROOT><cgroup_path> (its cgroup.events)?
+ * 1 yes, 0 no, -errno when it cannot be read or makes no sense. */
+int ttg_cgroup_is_populated (const char *cgroup_path);
+
 /* Writes pid into <TTG_CGROUP_ROOT><cgroup_path>/cgroup.procs. 0 or -errno. */
 int ttg_cgroup_write_proc (const char *cgroup_path, pid_t pid);
 

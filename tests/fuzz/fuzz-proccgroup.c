@@ -38,6 +38,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           FUZZ_CHECK (unit != NULL && strstr (unit, session) != NULL);
         }
     }
+  /* cgroup.events of a group (kernel text, read before an empty group is stopped). */
+  {
+    int populated = ttg_cgroup_events_populated (text);
+    FUZZ_CHECK (populated >= -1 && populated <= 1);
+    if (populated >= 0)
+      FUZZ_CHECK (strstr (text, populated ? "populated 1" : "populated 0") != NULL);
+  }
   /* The last component of any text, also one that is no cgroup line. */
   g_free (ttg_cgroup_path_session_id (text));
 

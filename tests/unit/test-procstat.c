@@ -387,6 +387,40 @@ test_tty_nr_kernel (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* cgroup.events as the kernel writes it (6.1: populated, then frozen),
+ * and text that is not it. */
+static void
+test_cgroup_events (void)
+{
+  static const struct {
+    const char *text;
+    int populated;
+  } cases[] = {
+    { "populated 1\nfrozen 0\n", 1 },
+    { "populated 0\nfrozen 0\n", 0 },
+    { "frozen 1\npopulated 0\n", 0 },
+    { "populated 0", 0 },
+    { "populated 1\n", 1 },
+    { "", -1 },
+    { "frozen 0\n", -1 },
+    { "populated\n", -1 },
+    { "populated \n", -1 },
+    { "populated 2\n", -1 },
+    { "populated 10\n", -1 },
+    { "populated 0 \n", -1 },
+    { "unpopulated 0\n", -1 },
+    { " populated 0\n", -1 },
+    { "xpopulated 1\npopulated 0\n", 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("case %" G_GSIZE_FORMAT ": %s", i, cases[i].text);
+      g_assert_cmpint (ttg_cgroup_events_populated (cases[i].text), ==, cases[i].populated);
+    }
+  g_assert_cmpint (ttg_cgroup_events_populated (NULL), ==, -1);
+}
+
 typedef struct {
   const char *text;
   const char *path; /* NULL: no v2 path */
@@ -578,6 +612,7 @@ main (int argc, char **argv)
   g_test_add_func ("/procstat/cgroup/v2-path", test_cgroup_v2_path);
   g_test_add_func ("/procstat/cgroup/self", test_cgroup_self);
   g_test_add_func ("/procstat/cgroup/unit", test_cgroup_unit);
+  g_test_add_func ("/procstat/cgroup/events", test_cgroup_events);
   g_test_add_func ("/procstat/session-id", test_session_id);
 
   return g_test_run ();
