@@ -40,9 +40,6 @@ user_units() {
 alice_units_of() {
     systemctl list-units --all --no-legend --plain "ttygroup-pty-$1-*.scope" | awk '{print $1}'
 }
-alice_active_units_of() {
-    systemctl list-units --state=active --no-legend --plain "ttygroup-pty-$1-*.scope" | awk '{print $1}'
-}
 journal_since() { journalctl -u ttygroupd -o cat --no-pager --since "@$1"; }
 
 testcase_cap_holds_then_lets_through() {
@@ -134,14 +131,11 @@ testcase_flood_of_terminals() {
     at_most 1 "$said" "times the journal said the limit (at least)"
     at_most "$said" 4 "times the journal said the limit"
     at_most "$(( rss1 - rss0 ))" 8192 "kB ttygroupd grew by"
-    # nothing left behind once the flood is over (bob's session has its own units)
-    # nothing of the flood left running in a group; what PID 1 still has
-    # loaded of them is said, and bounded
-    wait_eq 60 0 count_lines alice_active_units_of "$sa"
-    n=$(count_lines alice_units_of "$sa")
-    echo "ttygroup units of the flooded session still loaded in PID 1 60 s after it: $n"
-    (( n == 0 )) || systemctl list-units --all --no-legend --plain "ttygroup-pty-$sa-*.scope" | head -n 5
-    at_most "$n" 64 "units of the flooded session left loaded"
+    # nothing left behind once the flood is over (bob's session has its own
+    # units): systemd 252 leaves some scopes whose terminal closed while they
+    # started active and empty; the service stops those (said in the journal)
+    wait_eq 60 0 count_lines alice_units_of "$sa"
+    echo "empty groups the service had to stop: $(journal_since "$t0" | grep -c "has had no process for" || true)"
     at_most "$(systemctl list-units --all --no-legend | wc -l)" "$(( units0 + 10 ))" "units in PID 1 after the flood"
 }
 
