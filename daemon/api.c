@@ -38,6 +38,7 @@ pending_set_free (PendingSet *p)
   g_free (p);
 }
 
+/* Every key of the one table, with its D-Bus type. */
 static int
 append_policy (sd_bus_message *reply, const TtgPolicy *p)
 {
@@ -46,14 +47,16 @@ append_policy (sd_bus_message *reply, const TtgPolicy *p)
   r = sd_bus_message_open_container (reply, 'a', "{sv}");
   if (r < 0)
     return r;
-  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}{sv}{sv}{sv}",
-                             "Enabled", "b", p->enabled,
-                             "GroupTerminals", "b", p->group_terminals,
-                             "ManageGreeter", "b", p->manage_greeter,
-                             "ActiveSessionWeight", "t", p->active_session_weight,
-                             "SessionWeight", "t", p->session_weight,
-                             "RemoteSessionWeight", "t", p->remote_session_weight,
-                             "TerminalWeight", "t", p->terminal_weight);
+  for (const TtgPolicyKeyInfo *info = ttg_policy_keys (); r >= 0 && info->key; info++)
+    switch (info->type)
+      {
+      case TTG_POLICY_TYPE_BOOLEAN:
+        r = sd_bus_message_append (reply, "{sv}", info->key, "b", ttg_policy_get_boolean (p, info));
+        break;
+      case TTG_POLICY_TYPE_WEIGHT:
+        r = sd_bus_message_append (reply, "{sv}", info->key, "t", (uint64_t) ttg_policy_get_weight (p, info));
+        break;
+      }
   if (r < 0)
     return r;
   return sd_bus_message_close_container (reply);

@@ -35,14 +35,14 @@ weight_field (TtgPolicy *p, const TtgPolicyKeyInfo *info)
   return G_STRUCT_MEMBER_P (p, policy_offsets[info - ttg_policy_keys ()]);
 }
 
-static gboolean
-get_boolean (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
+gboolean
+ttg_policy_get_boolean (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
   return *boolean_field ((TtgPolicy *) p, info);
 }
 
-static guint64
-get_weight (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
+guint64
+ttg_policy_get_weight (const TtgPolicy *p, const TtgPolicyKeyInfo *info)
 {
   return *weight_field ((TtgPolicy *) p, info);
 }
@@ -126,12 +126,12 @@ ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b)
       switch (info->type)
         {
         case TTG_POLICY_TYPE_BOOLEAN:
-          if (!get_boolean (a, info) != !get_boolean (b, info))
+          if (!ttg_policy_get_boolean (a, info) != !ttg_policy_get_boolean (b, info))
             return FALSE;
           break;
 
         case TTG_POLICY_TYPE_WEIGHT:
-          if (get_weight (a, info) != get_weight (b, info))
+          if (ttg_policy_get_weight (a, info) != ttg_policy_get_weight (b, info))
             return FALSE;
           break;
         }
@@ -304,12 +304,12 @@ ttg_policy_to_keyfile_data (const TtgPolicy *p)
         {
         case TTG_POLICY_TYPE_BOOLEAN:
           g_key_file_set_boolean (kf, POLICY_GROUP, info->key,
-                                  get_boolean (p, info));
+                                  ttg_policy_get_boolean (p, info));
           break;
 
         case TTG_POLICY_TYPE_WEIGHT:
           g_key_file_set_uint64 (kf, POLICY_GROUP, info->key,
-                                 get_weight (p, info));
+                                 ttg_policy_get_weight (p, info));
           break;
         }
     }
@@ -334,12 +334,12 @@ ttg_policy_to_string (const TtgPolicy *p)
         {
         case TTG_POLICY_TYPE_BOOLEAN:
           g_string_append_printf (str, "%s=%s", info->key,
-                                  get_boolean (p, info) ? "true" : "false");
+                                  ttg_policy_get_boolean (p, info) ? "true" : "false");
           break;
 
         case TTG_POLICY_TYPE_WEIGHT:
           g_string_append_printf (str, "%s=%" G_GUINT64_FORMAT, info->key,
-                                  get_weight (p, info));
+                                  ttg_policy_get_weight (p, info));
           break;
         }
     }

@@ -27,6 +27,10 @@ gboolean ttg_policy_equal (const TtgPolicy *a, const TtgPolicy *b);
 /* Set one key. Unknown key, wrong type or out-of-range value: returns FALSE
  * with TTG_ERROR_INVALID_POLICY and a message naming the key and the reason;
  * *p is then unchanged. */
+/* The value of a key of the table (ttg_policy_keys()) of the key's type. */
+gboolean ttg_policy_get_boolean (const TtgPolicy *p, const TtgPolicyKeyInfo *info);
+guint64 ttg_policy_get_weight (const TtgPolicy *p, const TtgPolicyKeyInfo *info);
+
 gboolean ttg_policy_set_boolean (TtgPolicy *p, const char *key, gboolean value, GError **error);
 gboolean ttg_policy_set_weight (TtgPolicy *p, const char *key, guint64 value, GError **error);
 /* Parses text as the key's type with ttg_policy_parse_value() (common/):
