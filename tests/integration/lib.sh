@@ -39,9 +39,11 @@
 #   ttg_open_pty_session USER            pty login session (script + su -l, via systemd-run)
 #   ttg_open_ssh_session USER            ssh -tt USER@localhost: Remote=yes, a pts
 #   ttg_open_vt_session USER [TTY]       seat0 VT session on /dev/TTY (default tty5), activated
-#   ttg_open_graphical_session USER TYPE a session of Type=TYPE (x11, wayland) as a display
+#   ttg_open_graphical_session USER TYPE [VT]
+#                                        a session of Type=TYPE (x11, wayland) as a display
 #                                        manager opens it: PAMName=login, no tty at all; the
-#                                        shell is logind's Leader (like a session's first process)
+#                                        shell is logind's Leader (like a session's first process);
+#                                        with VT: on seat0 at that VT number, activated
 #       Each prints the logind session id (e.g. "4" or "c1") once logind lists the
 #       session and its shell is ready. The session's shell is a command agent
 #       (runs as USER, leader's child, with the session tty as controlling tty and
@@ -261,7 +263,7 @@ ttg_session_info() {
 ttg_session_shell_pid() { ttg_session_info "$1" pid; }
 
 _ttg_open() {
-    # _ttg_open KIND USER [TTY]
+    # _ttg_open KIND USER [TTY|TYPE [VT]]
     local kind=$1 user=$2 tty=${3:-tty5} token dir unit sid i
     id -u "$user" >/dev/null 2>&1 || { echo "ttg_open_${kind}_session: no user '$user'" >&2; return 2; }
     _ttg_agent
@@ -293,11 +295,14 @@ _ttg_open() {
                 -p TTYReset=yes -p TTYVHangup=yes \
                 -- /bin/bash "$TTG_RUN/agent.sh" "$dir" ;;
         graphical)
-            # $tty is the session type here
+            # $tty is the session type here; with a VT number ($4), the session
+            # is on seat0 at that VT (what a display manager opens), no tty
+            local seat=()
+            [[ -n ${4:-} ]] && seat=(-E XDG_SEAT=seat0 -E XDG_VTNR="$4")
             systemd-run --quiet --unit="$unit" --collect -p TimeoutStopSec=2 \
                 --description="ttg test $tty session of $user" \
                 -p PAMName=login -p User="$user" -E XDG_SESSION_TYPE="$tty" -E XDG_SESSION_CLASS=user \
-                -p StandardInput=null \
+                "${seat[@]}" -p StandardInput=null \
                 -- /bin/bash "$TTG_RUN/agent.sh" "$dir" ;;
     esac || { echo "ttg_open_${kind}_session: systemd-run failed" >&2; return 1; }
     _ttg_started() { [[ -s $dir/info ]] || ! systemctl is-active -q "$unit.service"; }
@@ -321,7 +326,7 @@ _ttg_open() {
     echo "$unit.service" | sed 's/^/unit=/' >> "$dir/info"
     ln -sfn "../$token" "$TTG_RUN/by-session/$sid"
     echo "$sid" >> "$TTG_RUN/opened"
-    if [[ $kind == vt ]]; then
+    if [[ $kind == vt || ( $kind == graphical && -n ${4:-} ) ]]; then
         loginctl activate "$sid"
         if ! wait_eq 30 yes loginctl show-session "$sid" -p Active --value; then
             echo "ttg_open_vt_session $user: session $sid did not become active" >&2
@@ -334,8 +339,11 @@ _ttg_open() {
 ttg_open_pty_session() { _ttg_open pty "${1:?usage: ttg_open_pty_session USER}"; }
 ttg_open_ssh_session() { _ttg_open ssh "${1:?usage: ttg_open_ssh_session USER}"; }
 ttg_open_vt_session()  { _ttg_open vt "${1:?usage: ttg_open_vt_session USER [TTY]}" "${2:-tty5}"; }
+# ttg_open_graphical_session USER TYPE [VT]: a session of TYPE (x11, wayland)
+# without a tty; with VT, on seat0 at that VT and made the active one
 ttg_open_graphical_session() {
-    _ttg_open graphical "${1:?usage: ttg_open_graphical_session USER TYPE}" "${2:?usage: ttg_open_graphical_session USER TYPE}"
+    _ttg_open graphical "${1:?usage: ttg_open_graphical_session USER TYPE [VT]}" \
+        "${2:?usage: ttg_open_graphical_session USER TYPE [VT]}" "${3:-}"
 }
 
 _ttg_send() {

@@ -55,11 +55,14 @@ depth_below() {
 }
 
 graphical_terminals() {
-    local type=$1 g leader other p d units=() before=() after=() all explain
+    local type=$1 g leader other p d units=() before=() after=() all explain emulators shells
     ttg_policy TerminalWeight=120 Enabled=false
-    g=$(ttg_open_graphical_session alice "$type")
+    # on seat0 and in front, as a display manager's session is: polkit says
+    # "yes" to its processes for an action allowed to the active session
+    g=$(ttg_open_graphical_session alice "$type" 7)
     assert_eq "$(loginctl show-session "$g" -p Type --value)" "$type"
     assert_eq "$(loginctl show-session "$g" -p TTY --value)" ""
+    assert_eq "$(loginctl show-session "$g" -p Active --value)" yes
     wait_eq 10 "$g" loginctl show-user alice -p Display --value
     leader=$(loginctl show-session "$g" -p Leader --value)
     other=$(ttg_session_spawn "$g" 'exec sleep 7100')    # a session process without a pty
@@ -68,8 +71,16 @@ graphical_terminals() {
     P6=$(pty_at_depth "$g" 6 'sleep 7106')
     echo "depths below the leader $leader: $(depth_below "$P1" "$leader") $(depth_below "$P2" "$leader") $(depth_below "$P6" "$leader")"
     assert_eq "$(depth_below "$P6" "$leader")" "$(( $(depth_below "$P1" "$leader") + 5 ))"
+    # the "terminal emulators" (script) and the shells between them and the
+    # leader have no pty of their own
+    emulators=()
+    for p in "$P1" "$P2" "$P6"; do emulators+=("$(ps -o ppid= -p "$p" | tr -d ' ')"); done
+    shells=($(pgrep -u alice -f "nest.sh [2-6] "))
+    # 1 + 5 shells between the leader and the depth 2 and 6 terminals
+    assert_true test "${#shells[@]}" -ge 6
     all=("$leader" "$other" "$P1" "$P2" "$P6")
     for p in "${all[@]}"; do before+=("$(polkit_verdict "$p")"); done
+    assert_eq "${before[*]}" "yes yes yes yes yes" "polkit verdicts of the active session's processes"
 
     ttg_policy TerminalWeight=120
     for p in "$P1" "$P2" "$P6"; do
@@ -82,6 +93,9 @@ graphical_terminals() {
     # the session's other processes stay where logind put them
     assert_eq "$(ttg_unit_of_pid "$leader")" "session-$g.scope"
     assert_eq "$(ttg_unit_of_pid "$other")" "session-$g.scope"
+    for p in "${emulators[@]}" "${shells[@]}"; do
+        assert_eq "$(ttg_unit_of_pid "$p")" "session-$g.scope" "unit of $(ps -o args= -p "$p")"
+    done
     for p in "${all[@]}"; do after+=("$(polkit_verdict "$p")"); done
     assert_eq "${after[*]}" "${before[*]}" "polkit verdicts of leader, other, depth 1/2/6"
 
@@ -89,10 +103,12 @@ graphical_terminals() {
     p=$(pty_at_depth "$g" 1 'sleep 7111')
     wait_until 10 ttg_grouped "$p"
 
-    explain=$(ttygroupctl explain "$P1")
-    echo "$explain"
-    assert_in "graphical \\($type\\) session $g, which has no login terminal" "$explain"
-    assert_in "Kind: *terminal" "$explain"
+    for p in "$P1" "$P2" "$P6"; do
+        explain=$(ttygroupctl explain "$p")
+        echo "$explain"
+        assert_in "graphical \\($type\\) session $g, which has no login terminal" "$explain"
+        assert_in "Kind: *terminal" "$explain"
+    done
     assert_in "placed in ttygroup-pty-$g-$P6\\.scope.*because pts/[0-9]+ is a terminal opened in the graphical \\($type\\) session $g" \
         "$(journalctl -u ttygroupd -o cat --no-pager)"
     G=$g

@@ -160,4 +160,37 @@ testcase_off_and_on_across_restarts() {
     done
 }
 
+# GroupTerminals is the configuration's: a restart while it is off keeps it off
+testcase_group_terminals_off_and_on_across_restarts() {
+    local i
+    S=$(ttg_open_pty_session alice)
+    open_terminals "$S"
+    for i in $(seq "$CYCLES"); do
+        set_group_terminals false
+        check_off "$S" 150
+        systemctl restart ttygroupd
+        none_grouped
+        set_group_terminals true
+        check_on "$S" "GroupTerminals restart cycle $i (restarted while off)"
+        systemctl restart ttygroupd
+    done
+    check_on "$S" "GroupTerminals after the last restart (restarted while on)"
+}
+
+# A user's own setting lives as long as the service (the desktop agent sends
+# it again after a restart: test-desktop.sh): restarted between cycles
+testcase_user_policy_off_and_on_across_restarts() {
+    local i
+    S=$(ttg_open_vt_session carol tty5)
+    open_terminals "$S"
+    for i in $(seq "$CYCLES"); do
+        set_user_enabled false
+        check_off "$S" 100
+        set_user_enabled true
+        check_on "$S" "SetUserPolicy restart cycle $i"
+        systemctl restart ttygroupd
+    done
+    check_on "$S" "SetUserPolicy after the last restart"
+}
+
 run_testcases "$@"
