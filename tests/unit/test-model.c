@@ -779,6 +779,19 @@ static const TreeCase tree_cases[] = {
     "1542 1541 1541 pts/0 script\n"
     "1543 1542 1543 pts/1 bash\n",
     "1541:graphical 1543:graphical" },
+  { "gdm x11 session (gdm-x-session runs Xorg): MATE's terminal with two tabs, an xterm from it",
+    "x11", NULL, "gdm-password", 1600,
+    "1600 1400 1400 -     gdm-session-wor\n"   /* logind's leader */
+    "1610 1600 1610 -     gdm-x-session\n"
+    "1611 1610 1610 -     Xorg\n"
+    "1620 1610 1610 -     mate-session\n"
+    "1630 1620 1610 -     mate-panel\n"
+    "1640 1630 1610 -     mate-terminal\n"
+    "1641 1640 1641 pts/0 bash\n"
+    "1642 1640 1642 pts/1 bash\n"
+    "1650 1642 1642 pts/1 xterm\n"           /* started from the second tab */
+    "1651 1650 1651 pts/2 bash\n",
+    "1641:graphical 1642:graphical 1651:graphical" },
   { "a display manager that hands the session a VT (TTY=tty7): still graphical",
     "x11", "tty7", "lightdm", 1200,
     "1200 1100 1100 -     lightdm\n"
