@@ -144,37 +144,33 @@ testcase_quick_off_and_on() {
     done
 }
 
-testcase_off_and_on_across_restarts() {
-    local i
-    S=$(ttg_open_pty_session alice)
-    open_terminals "$S"
+# cycle_across_restarts HOW WEIGHT_WHEN_OFF: a setting of the system (SetPolicy,
+# the configuration) survives a restart: restarted while off, it stays off;
+# restarted while on, everything is grouped again
+cycle_across_restarts() {
+    local how=$1 i
     for i in $(seq "$CYCLES"); do
-        set_enabled false
-        check_off "$S" 100
+        "$how" false
+        check_off "$S" "$2"
         systemctl restart ttygroupd
-        none_grouped   # a restart while off groups nothing
-        set_enabled true
-        check_on "$S" "restart cycle $i (restarted while off)"
+        none_grouped
+        "$how" true
+        check_on "$S" "$how restart cycle $i (restarted while off)"
         systemctl restart ttygroupd
-        check_on "$S" "restart cycle $i (restarted while on)"
+        check_on "$S" "$how restart cycle $i (restarted while on)"
     done
 }
 
-# GroupTerminals is the configuration's: a restart while it is off keeps it off
-testcase_group_terminals_off_and_on_across_restarts() {
-    local i
+testcase_off_and_on_across_restarts() {
     S=$(ttg_open_pty_session alice)
     open_terminals "$S"
-    for i in $(seq "$CYCLES"); do
-        set_group_terminals false
-        check_off "$S" 150
-        systemctl restart ttygroupd
-        none_grouped
-        set_group_terminals true
-        check_on "$S" "GroupTerminals restart cycle $i (restarted while off)"
-        systemctl restart ttygroupd
-    done
-    check_on "$S" "GroupTerminals after the last restart (restarted while on)"
+    cycle_across_restarts set_enabled 100
+}
+
+testcase_group_terminals_off_and_on_across_restarts() {
+    S=$(ttg_open_pty_session alice)
+    open_terminals "$S"
+    cycle_across_restarts set_group_terminals 150
 }
 
 # A user's own setting lives as long as the service (the desktop agent sends
