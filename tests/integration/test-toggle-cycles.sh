@@ -4,7 +4,7 @@
 # SetUserPolicy). After every cycle: the old terminals are grouped again (each
 # in one group), a new terminal is grouped, the weights are the policy's, and
 # a probe next to ten CPU hogs in another terminal gets its fair half of one
-# CPU. The same with restarts of the service: test-toggle-restarts.sh.
+# CPU. The same with restarts of the service: test-toggle-cycles-restart.sh.
 set -eu
 . /opt/ttygroup-test/lib.sh
 . /opt/ttygroup-test/integration/service.sh
