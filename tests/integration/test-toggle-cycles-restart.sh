@@ -1,4 +1,6 @@
 #!/bin/bash
+# vm-alone: it measures the CPU share of a probe next to ten hogs on one CPU; a
+# second VM on the host would take CPU from the guest and blur the figure
 # Grouping turned off and on again by every switch there is, with
 # `systemctl restart ttygroupd` between cycles (and, for the system's own
 # switches, while off): after every cycle what test-toggle-cycles.sh checks.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# vm-alone: it measures the CPU share of a probe next to ten hogs on one CPU; a
+# second VM on the host would take CPU from the guest and blur the figure
 # Grouping turned off and on again, many times, by every switch there is
 # (Enabled over D-Bus, GroupTerminals in the configuration, a user's own
 # SetUserPolicy). After every cycle: the old terminals are grouped again (each
