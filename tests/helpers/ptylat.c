@@ -92,6 +92,7 @@ main (int argc, char **argv)
       if (master < 0 || grantpt (master) < 0 || unlockpt (master) < 0 || pipe (out) < 0)
         {
           perror ("ptylat: pty");
+          free (lat);
           return 1;
         }
       pid = fork ();
@@ -134,6 +135,8 @@ main (int argc, char **argv)
     printf ("n=%d placed=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f\n", n, placed,
             k ? ok[k / 2] : -1, k ? ok[(int) (k * 0.99) < k ? (int) (k * 0.99) : k - 1] : -1,
             k ? ok[k - 1] : -1);
+    free (ok);
   }
+  free (lat);
   return placed == n ? 0 : 1;
 }

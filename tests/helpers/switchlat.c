@@ -51,6 +51,7 @@ main (int argc, char **argv)
   list = strdup (argv[2]);
   for (tok = strtok_r (list, ",", &save); tok && npids < 256; tok = strtok_r (NULL, ",", &save))
     pids[npids++] = strtol (tok, NULL, 10);
+  free (list);
   timeout = atof (argv[3]);
 
   t0 = now_ms ();

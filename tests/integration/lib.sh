@@ -70,11 +70,15 @@
 #   ttg_unit_of_pid PID                  the systemd unit PID is in (last cgroup component)
 #   ttg_leaders_of USER CMD              pids of the kernel-session leaders (terminals, panes)
 #                                        running exactly CMD as USER
+#   ttg_sanitized                        true when the ttygroupd installed is the ASan+UBSan
+#                                        build (tools/vm gave it its sanitizer drop-in)
 
 TTG_RUN=/run/ttg-test
 TTG_TEST_DIR=${TTG_TEST_DIR:-/opt/ttygroup-test}
 case ":$PATH:" in *":$TTG_TEST_DIR/bin:"*) ;; *) PATH=$TTG_TEST_DIR/bin:$PATH ;; esac
 export PATH
+
+ttg_sanitized() { [[ -f /etc/systemd/system/ttygroupd.service.d/50-sanitizer.conf ]]; }
 
 # ------------------------------------------------------------------ asserts --
 _ttg_where() { echo "${BASH_SOURCE[2]:-?}:${BASH_LINENO[1]:-?}"; }

@@ -87,7 +87,8 @@ testcase_gsettings_switch_applies_to_own_sessions_only() {
     # measured inside the session (switchlat polls /proc without forking):
     # from `gsettings set` starting to the terminal's leader being back in
     # the session scope
-    ms=$(ttg_session_run "$v" "switchlat '/session-$v.scope' $pv 20000 gsettings set $SCHEMA enabled false")
+    ms=$(ttg_session_run "$v" "switchlat '/session-$v.scope' $pv 20000 gsettings set $SCHEMA enabled false") \
+        || { echo "switchlat: $ms" >&2; return 1; }
     echo "measured: gsettings set enabled false -> pty group dissolved: $ms"
     assert_true ttg_in_session_scope "$pv"
     assert_true kill -0 "$pv"
@@ -100,7 +101,8 @@ testcase_gsettings_switch_applies_to_own_sessions_only() {
     assert_true ttg_grouped "$pb"
     assert_true kill -0 "$pb"
 
-    ms=$(ttg_session_run "$v" "switchlat /ttygroup-pty- $pv 20000 gsettings set $SCHEMA enabled true")
+    ms=$(ttg_session_run "$v" "switchlat /ttygroup-pty- $pv 20000 gsettings set $SCHEMA enabled true") \
+        || { echo "switchlat: $ms" >&2; return 1; }
     echo "measured: gsettings set enabled true -> pty grouped again: $ms"
     assert_true ttg_grouped "$pv"
 

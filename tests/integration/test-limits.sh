@@ -108,7 +108,8 @@ testcase_flood_of_terminals() {
     fpid=$(ttg_session_spawn "$sa" "exec /opt/ttygroup-test/bin/ptyflood 10000 200 3000 150")
     # meanwhile bob opens terminals (each may take up to 60 s: how long they
     # took is bench/bench-flood.sh's to measure); how many groups has alice?
-    out=$(TTG_RUN_TIMEOUT=900 ttg_session_run "$sb" "/opt/ttygroup-test/bin/ptylat 5 60000" || true)
+    out=$(TTG_RUN_TIMEOUT=900 ttg_session_run "$sb" "/opt/ttygroup-test/bin/ptylat 5 60000 2>&1; echo rc=\$?" || true)
+    grep -q '^n=' <<<"$out" || echo "ptylat printed: $out"
     echo "bob during the flood: $(grep '^n=' <<<"$out")"
     placed=$(sed -n 's/.*placed=\([0-9]*\).*/\1/p' <<<"$out")
     while kill -0 "$fpid" 2>/dev/null; do
@@ -134,9 +135,17 @@ testcase_flood_of_terminals() {
     at_most "$started" "$(( 32 + 4 * (secs + 1) ))" "groups started for alice during the flood"
     at_most 1 "$said" "times the journal said the limit (at least)"
     at_most "$said" 4 "times the journal said the limit"
-    at_most "$(( rss1 - rss0 ))" 8192 "kB ttygroupd grew by"
-    # flat under churn: within 10% of its size once the flood was running
-    at_most "$rss1" "$(( rss_warm + rss_warm / 10 ))" "kB ttygroupd RSS after the flood (churn)"
+    if ttg_sanitized; then
+        # ASan holds freed memory in its quarantine (256 MB by default) and
+        # never gives it back: RSS says nothing here. LeakSanitizer checks
+        # the leaks of this run; the size is checked in the run against the
+        # plain build (tests/integration/suite.list)
+        echo "RSS not checked: ASan build (its quarantine keeps freed memory)"
+    else
+        at_most "$(( rss1 - rss0 ))" 8192 "kB ttygroupd grew by"
+        # flat under churn: within 10% of its size once the flood was running
+        at_most "$rss1" "$(( rss_warm + rss_warm / 10 ))" "kB ttygroupd RSS after the flood (churn)"
+    fi
     # nothing left behind once the flood is over (bob's session has its own
     # units): systemd 252 leaves some scopes whose terminal closed while they
     # started active and empty; the service stops those (said in the journal)
