@@ -1,4 +1,7 @@
 #!/bin/bash
+# vm-alone-for plain: its flood must outrun the limits, and checks how often
+# the journal said so and how big the service got; a second VM on the host
+# slows the flood until it no longer reaches the limit
 # A user cannot make the service (nor PID 1) grow with the terminals they
 # open: a cap on live terminal groups per user and a rate of new ones
 # (ttygroup.conf [Limits]); a terminal over a limit stays in its session
@@ -133,15 +136,18 @@ testcase_flood_of_terminals() {
     at_most "$max" 64 "alice's groups at once"
     # the burst, then 240 a minute (4 a second), and a second of slack
     at_most "$started" "$(( 32 + 4 * (secs + 1) ))" "groups started for alice during the flood"
-    at_most 1 "$said" "times the journal said the limit (at least)"
-    at_most "$said" 4 "times the journal said the limit"
     if ttg_sanitized; then
-        # ASan holds freed memory in its quarantine (256 MB by default) and
-        # never gives it back: RSS says nothing here. LeakSanitizer checks
-        # the leaks of this run; the size is checked in the run against the
-        # plain build (tests/integration/suite.list)
-        echo "RSS not checked: ASan build (its quarantine keeps freed memory)"
+        # The ASan+UBSan ttygroupd is several times slower, and this run may
+        # share the host with another VM: whether the flood reaches the
+        # limit, and how often the limit is said, depend on that pace. And
+        # ASan holds freed memory in its quarantine (256 MB by default): RSS
+        # says nothing here. The run against the plain build, alone on the
+        # host, checks both (tests/integration/suite.list); this one looks
+        # for memory errors and leaks on the flood's paths.
+        echo "not checked in the ASan build: how often the limit was said, RSS"
     else
+        at_most 1 "$said" "times the journal said the limit (at least)"
+        at_most "$said" 4 "times the journal said the limit"
         at_most "$(( rss1 - rss0 ))" 8192 "kB ttygroupd grew by"
         # flat under churn: within 10% of its size once the flood was running
         at_most "$rss1" "$(( rss_warm + rss_warm / 10 ))" "kB ttygroupd RSS after the flood (churn)"
