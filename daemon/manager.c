@@ -628,8 +628,12 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       m->placements++;
       g_hash_table_remove (m->start_failures, unit);
       sweep_group (m, g);
-      if (kill (g->leader, 0) < 0 && errno == ESRCH)
-        schedule_collect (m); /* closed while it started */
+      /* The terminal may have closed while its scope started: its exit was
+       * then handled while the group was not active yet, and the leader can
+       * still be a zombie that kill() finds. Looked at once it had time to
+       * run empty (seen under a flood, with a slow ttygroupd: scopes left
+       * running empty for good). */
+      schedule_collect (m);
       ttg_log_info ("group", "Terminal pts/%u of session %s (%s, leader %d) placed in %s, CPUWeight=%" G_GUINT64_FORMAT ", %.1f ms after it was seen, because %s",
                     g->pts, g->session_id, g->comm, (int) g->leader, g->unit, g->weight,
                     (now_usec () - g->started_usec) / 1000.0, g->rule ? g->rule : "it was grouped before");
