@@ -43,6 +43,14 @@ user_units() {
 alice_units_of() {
     systemctl list-units --all --no-legend --plain "ttygroup-pty-$1-*.scope" | awk '{print $1}'
 }
+# show_units SESSION: the state of each ttygroup-pty unit left of that session
+show_units() {
+    local u
+    for u in $(alice_units_of "$1"); do
+        echo "$u: $(systemctl show -p ActiveState,SubState,ControlGroup --value "$u" | tr '\n' ' ')" \
+             "events: $(tr '\n' ' ' < "/sys/fs/cgroup$(systemctl show -p ControlGroup --value "$u")/cgroup.events" 2>&1)"
+    done
+}
 journal_since() { journalctl -u ttygroupd -o cat --no-pager --since "@$1"; }
 
 testcase_cap_holds_then_lets_through() {
@@ -155,7 +163,7 @@ testcase_flood_of_terminals() {
     # nothing left behind once the flood is over (bob's session has its own
     # units): systemd 252 leaves some scopes whose terminal closed while they
     # started active and empty; the service stops those (said in the journal)
-    wait_eq 60 0 count_lines alice_units_of "$sa"
+    wait_eq 60 0 count_lines alice_units_of "$sa" || { show_units "$sa"; return 1; }
     echo "empty groups the service had to stop: $(journal_since "$t0" | grep -c "has had no process for" || true)"
     at_most "$(systemctl list-units --all --no-legend | wc -l)" "$(( units0 + 10 ))" "units in PID 1 after the flood"
 }
