@@ -98,6 +98,7 @@ struct TtgManager {
   GHashTable *budgets;   /* uid -> UserBudget, for users with a session */
   sd_event_source *retry;
   sd_event_source *collect; /* looks for groups that ran empty unnoticed */
+  sd_event_source *orphans; /* looks for scopes started after their call timed out */
 };
 
 /* How many held-back terminals of one user are remembered to be tried
@@ -145,7 +146,8 @@ recompute_user_policies (TtgManager *m)
 
 static void schedule_rescan (TtgManager *m, guint64 delay_usec);
 static void schedule_collect (TtgManager *m);
-static gboolean adopt_group (TtgManager *m, const char *unit, gboolean check_active);
+static gboolean adopt_group (TtgManager *m, const char *unit, gboolean check_active, const char *why);
+static void schedule_orphan_check (TtgManager *m);
 
 static void
 notify_status (TtgManager *m)
@@ -649,12 +651,21 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
   if (error && sd_bus_error_has_name (error, "org.freedesktop.systemd1.UnitExists"))
     {
       /* A dissolved group of the same leader is still being collected; the
-       * processes are back in the session scope, so try again shortly. */
+       * processes are back in the session scope, so try again shortly. Or
+       * systemd started it after an earlier call timed out: looked for. */
       ttg_log_debug ("group", "%s still exists, retrying later", unit);
       g_hash_table_remove (m->groups, unit);
+      schedule_orphan_check (m);
       retry_start_later (m, unit);
       return;
     }
+
+  if (error && (sd_bus_error_has_name (error, SD_BUS_ERROR_NO_REPLY) ||
+                sd_bus_error_has_name (error, SD_BUS_ERROR_TIMEOUT)))
+    /* PID 1 is slow, not refusing: it may start the scope after all, and
+     * would then keep it running (empty, once the terminal is gone) with
+     * nobody here to know it. */
+    schedule_orphan_check (m);
 
   if (error && sd_bus_error_has_name (error, "org.freedesktop.DBus.Error.UnixProcessIdUnknown"))
     {
@@ -815,6 +826,45 @@ on_collect (sd_event_source *s, uint64_t usec, void *user_data)
   return 0;
 }
 
+/* ---- scopes started after their call timed out ------------------------ */
+
+/* A StartTransientUnit that timed out (PID 1 under load) may still be
+ * carried out. This long after, the pty scopes systemd has running that
+ * this service does not know are taken over as groups (and stopped by the
+ * collection when they are empty). */
+#define ORPHAN_CHECK_DELAY_USEC (10 * G_USEC_PER_SEC)
+
+static int
+on_orphan_check (sd_event_source *s, uint64_t usec, void *user_data)
+{
+  TtgManager *m = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) units = ttg_placer_list_units (m->placer, "ttygroup-pty-*.scope", &error);
+  gboolean adopted = FALSE;
+
+  if (!units)
+    {
+      ttg_log_debug ("group", "Cannot look for scopes started after a timeout: %s", error->message);
+      return 0;
+    }
+  for (guint i = 0; i < units->len; i++)
+    if (!g_hash_table_contains (m->groups, units->pdata[i]) &&
+        adopt_group (m, units->pdata[i], TRUE, "systemd started it after the call had timed out"))
+      adopted = TRUE;
+  if (adopted)
+    {
+      notify_status (m);
+      schedule_collect (m);
+    }
+  return 0;
+}
+
+static void
+schedule_orphan_check (TtgManager *m)
+{
+  schedule_timer (m, &m->orphans, ORPHAN_CHECK_DELAY_USEC, on_orphan_check);
+}
+
 /* Is pid the leader of a group this service has or is starting? */
 static gboolean
 leads_a_group (TtgManager *m, pid_t pid)
@@ -869,7 +919,7 @@ consider_process (TtgManager *m, pid_t pid, gboolean may_refresh)
            * its processes are in the cgroup of a scope whose job failed
            * after some of them moved, and starting it again gives that
            * cgroup back to systemd. */
-          if (g_hash_table_contains (m->groups, unit) || adopt_group (m, unit, TRUE))
+          if (g_hash_table_contains (m->groups, unit) || adopt_group (m, unit, TRUE, "from an earlier run"))
             return;
         }
     }
@@ -1048,7 +1098,7 @@ on_proc_lost (gpointer user_data)
 /* Takes over unit, an active pty scope this service started (in this run
  * or an earlier one). FALSE if it is not active or not such a scope. */
 static gboolean
-adopt_group (TtgManager *m, const char *unit, gboolean check_active)
+adopt_group (TtgManager *m, const char *unit, gboolean check_active, const char *why)
 {
   g_autofree char *session_id = NULL;
   g_autofree char *cgroup = NULL;
@@ -1091,7 +1141,7 @@ adopt_group (TtgManager *m, const char *unit, gboolean check_active)
   g->weight = 0; /* unknown: reconcile sets it */
   g->state = GROUP_ACTIVE;
   g_hash_table_insert (m->groups, g->unit, g);
-  ttg_log_info ("group", "Adopted %s from an earlier run", unit);
+  ttg_log_info ("group", "Adopted %s (%s)", unit, why);
   if (check_active)
     {
       /* adopted after the start-up reconcile: its weight now */
@@ -1120,7 +1170,7 @@ adopt_groups (TtgManager *m)
     }
 
   for (guint i = 0; i < units->len; i++)
-    (void) adopt_group (m, units->pdata[i], FALSE);
+    (void) adopt_group (m, units->pdata[i], FALSE, "from an earlier run");
 }
 
 static void
@@ -1196,6 +1246,7 @@ ttg_manager_free (TtgManager *m)
   sd_event_source_disable_unref (m->rescan);
   sd_event_source_disable_unref (m->retry);
   sd_event_source_disable_unref (m->collect);
+  sd_event_source_disable_unref (m->orphans);
   g_clear_pointer (&m->procmon, ttg_procmon_free);
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);
