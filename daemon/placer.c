@@ -103,10 +103,30 @@ ttg_placer_free (TtgPlacer *p)
   g_free (p);
 }
 
+/* An asynchronous call whose user_data the bus frees (with free_data)
+ * once the reply was handled, or when the bus goes away with the call
+ * still open (a stop in the middle of a burst): nothing of it is leaked.
+ * On failure user_data is still the caller's. */
+static int
+call_async_owning (TtgPlacer *p, sd_bus_message *m, sd_bus_message_handler_t callback,
+                   void *user_data, sd_bus_destroy_t free_data)
+{
+  sd_bus_slot *slot = NULL;
+  int r;
+
+  r = sd_bus_call_async (p->bus, &slot, m, callback, user_data, 0);
+  if (r < 0)
+    return r;
+  (void) sd_bus_slot_set_destroy_callback (slot, free_data);
+  (void) sd_bus_slot_set_floating (slot, 1);
+  sd_bus_slot_unref (slot);
+  return 0;
+}
+
 static int
 on_set_weight_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
 {
-  g_autofree char *unit = user_data;
+  const char *unit = user_data;
   const sd_bus_error *e = sd_bus_message_get_error (m);
 
   if (e)
@@ -126,20 +146,46 @@ ttg_placer_set_weight (TtgPlacer *p, const char *unit, guint64 weight)
   if (r >= 0)
     r = sd_bus_message_append (m, "a(sv)", 1, "CPUWeight", "t", (uint64_t) weight);
   if (r >= 0)
-    r = sd_bus_call_async (p->bus, NULL, m, on_set_weight_reply, g_strdup (unit), 0);
+    {
+      char *data = g_strdup (unit);
+
+      r = call_async_owning (p, m, on_set_weight_reply, data, g_free);
+      if (r < 0)
+        g_free (data);
+    }
   if (r < 0)
     ttg_log_err ("placer", "Failed to send the CPUWeight of %s: %s", unit, g_strerror (-r));
 }
 
+/* The user_data of a StartUnit or StopUnit call */
 typedef struct {
   TtgPlacer *p;
   char *unit;
-} StartCall;
+} UnitCall;
+
+static UnitCall *
+unit_call_new (TtgPlacer *p, const char *unit)
+{
+  UnitCall *c = g_new0 (UnitCall, 1);
+
+  c->p = p;
+  c->unit = g_strdup (unit);
+  return c;
+}
+
+static void
+unit_call_free (void *data)
+{
+  UnitCall *c = data;
+
+  g_free (c->unit);
+  g_free (c);
+}
 
 static int
 on_start_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
 {
-  StartCall *c = user_data;
+  UnitCall *c = user_data;
   const sd_bus_error *e = sd_bus_message_get_error (m);
 
   if (e)
@@ -148,8 +194,6 @@ on_start_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
       c->p->on_started (c->unit, "refused", e, c->p->user_data);
     }
   /* else: the outcome comes with JobRemoved */
-  g_free (c->unit);
-  g_free (c);
   return 0;
 }
 
@@ -159,7 +203,7 @@ ttg_placer_start_scope (TtgPlacer *p, const char *unit, const char *description,
                         const pid_t *pids, guint n_pids)
 {
   g_autoptr(sd_bus_message) m = NULL;
-  StartCall *c;
+  UnitCall *c;
   int r;
 
   r = sd_bus_message_new_method_call (p->bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StartTransientUnit");
@@ -217,14 +261,11 @@ ttg_placer_start_scope (TtgPlacer *p, const char *unit, const char *description,
   if (r < 0)
     return r;
 
-  c = g_new0 (StartCall, 1);
-  c->p = p;
-  c->unit = g_strdup (unit);
-  r = sd_bus_call_async (p->bus, NULL, m, on_start_reply, c, 0);
+  c = unit_call_new (p, unit);
+  r = call_async_owning (p, m, on_start_reply, c, unit_call_free);
   if (r < 0)
     {
-      g_free (c->unit);
-      g_free (c);
+      unit_call_free (c);
       return r;
     }
   g_hash_table_add (p->pending, g_strdup (unit));
@@ -331,45 +372,40 @@ ttg_placer_move_back (TtgPlacer *p, const char *session_scope, const char *sessi
   return failed > 0 ? last_error : moved;
 }
 
-typedef struct {
-  TtgPlacer *p;
-  char *unit;
-} StopCall;
-
 static int
 on_stop_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
 {
-  StopCall *c = user_data;
+  UnitCall *c = user_data;
   const sd_bus_error *e = sd_bus_message_get_error (m);
 
   if (e && sd_bus_error_has_name (e, "org.freedesktop.systemd1.NoSuchUnit"))
     c->p->on_removed (c->unit, c->p->user_data);
   else if (e)
     ttg_log_warn ("placer", "Failed to stop the empty %s: %s", c->unit, e->message ?: e->name);
-  g_free (c->unit);
-  g_free (c);
   return 0;
 }
 
 int
 ttg_placer_stop_if_empty (TtgPlacer *p, const char *unit, const char *cgroup)
 {
-  StopCall *c;
+  g_autoptr(sd_bus_message) m = NULL;
+  UnitCall *c;
   int r;
 
   r = ttg_cgroup_is_populated (cgroup);
   if (r != 0)
     return r > 0 ? 0 : r;
 
-  c = g_new0 (StopCall, 1);
-  c->p = p;
-  c->unit = g_strdup (unit);
-  r = sd_bus_call_method_async (p->bus, NULL, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit",
-                                on_stop_reply, c, "ss", unit, "replace");
+  r = sd_bus_message_new_method_call (p->bus, &m, SD_DEST, SD_PATH, SD_MANAGER, "StopUnit");
+  if (r >= 0)
+    r = sd_bus_message_append (m, "ss", unit, "replace");
+  if (r < 0)
+    return r;
+  c = unit_call_new (p, unit);
+  r = call_async_owning (p, m, on_stop_reply, c, unit_call_free);
   if (r < 0)
     {
-      g_free (c->unit);
-      g_free (c);
+      unit_call_free (c);
       return r;
     }
   return 1;

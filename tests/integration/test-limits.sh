@@ -1,7 +1,4 @@
 #!/bin/bash
-# vm-alone-for plain: its flood must outrun the limits, and checks how often
-# the journal said so and how big the service got; a second VM on the host
-# slows the flood until it no longer reaches the limit
 # A user cannot make the service (nor PID 1) grow with the terminals they
 # open: a cap on live terminal groups per user and a rate of new ones
 # (ttygroup.conf [Limits]); a terminal over a limit stays in its session
