@@ -146,8 +146,8 @@ testcase_flood_of_terminals() {
         # share the host with another VM: whether the flood reaches the
         # limit, and how often the limit is said, depend on that pace. And
         # ASan holds freed memory in its quarantine (256 MB by default): RSS
-        # says nothing here. The run against the plain build, alone on the
-        # host, checks both (tests/integration/suite.list); this one looks
+        # says nothing here. The run of this testcase against the plain
+        # build checks both (tests/integration/suite.list); this one looks
         # for memory errors and leaks on the flood's paths.
         echo "not checked in the ASan build: how often the limit was said, RSS"
     else
