@@ -22,13 +22,22 @@ ttg_setup_each() {
 }
 
 # open_terminals HANDLE: ten hogs on CPU 0 in one terminal, a quiet terminal
-# next to it; OLD lists every process of both.
+# next to it; OLD lists every process of both. The hogs are stopped
+# (SIGSTOP) except while the probe measures: a stopped process is moved
+# between cgroups like a running one, and ten hogs spinning through the
+# whole script kept one host CPU busy for nothing but the probe's 2 s windows.
 open_terminals() {
     HOGS=$(ttg_new_pty_in_session "$1" 'for i in $(seq 10); do taskset -c 0 cpuprobe --hog & done; wait')
     QUIET=$(ttg_new_pty_in_session "$1" 'sleep 900')
     wait_eq 10 10 count_lines pgrep -s "$HOGS" -x -f 'cpuprobe --hog'
     OLD="$QUIET $(pgrep -s "$HOGS" | tr '\n' ' ')"
+    hogs_signal STOP
     wait_until 15 all_grouped
+}
+
+# hogs_signal STOP|CONT: all ten hogs at once
+hogs_signal() {
+    pkill "-$1" -s "$HOGS" -x -f 'cpuprobe --hog'
 }
 
 all_grouped() {
@@ -78,7 +87,9 @@ check_on() {
     # no leftovers: exactly the groups of the terminals that exist
     local want; want=$(for p in $OLD $new; do ps -o sid= -p "$p"; done | sort -u | wc -l)
     wait_eq 10 "$want" ttg_group_count
+    hogs_signal CONT
     out=$(ttg_session_run "$h" "script -qfec 'taskset -c 0 cpuprobe $PROBE_SECONDS' /dev/null" | tr -d '\r')
+    hogs_signal STOP
     share=$(share_of "$out")
     echo "RESULT $label: probe share next to 10 grouped hogs on one CPU: $share"
     assert_true awk -v x="$share" 'BEGIN { exit !(x >= 0.45) }'
