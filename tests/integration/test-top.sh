@@ -1,6 +1,6 @@
 #!/bin/bash
-# vm-alone: it measures the CPU share of a probe next to ten hogs on one CPU; a
-# second VM on the host would take CPU from the guest and blur the figure
+# vm-alone: it checks that `ttygroupctl top` lists the hog terminal first within
+# 3 s: a time, which a second VM on the host would stretch
 # The per-group CPU figures a user sees: ListGroupStats and TopGroups on the
 # bus, and `ttygroupctl top`, with ten CPU hogs in one terminal of a pty login
 # and an idle terminal next to it. No screenshots: top's batch mode
