@@ -4,11 +4,8 @@
 # run inside session-N.scope and open ptys at whatever depth the desktop
 # started them. Every one of those ptys gets its group; nothing else of the
 # session moves; polkit answers as before.
-# It runs in the pool beside another VM: the probe's share is its CPU time
-# over its wall time inside the guest, and host CPU taken by a second VM is
-# charged to whichever guest task was running, probe or hog alike; measured
-# on 2026-12-06, shares beside a neighbour 0.482-0.498 against 0.487-0.497
-# alone (threshold 0.45), without grouping 0.088-0.089 both ways.
+# It runs beside another VM: a neighbour does not move a CPU share
+# (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
 . /opt/ttygroup-test/integration/service.sh

@@ -5,11 +5,8 @@
 # in one group), a new terminal is grouped, the weights are the policy's, and
 # a probe next to ten CPU hogs in another terminal gets its fair half of one
 # CPU. The same with restarts of the service: test-toggle-cycles-restart.sh.
-# It runs in the pool beside another VM: the probe's share is its CPU time
-# over its wall time inside the guest, and host CPU taken by a second VM is
-# charged to whichever guest task was running, probe or hog alike; measured
-# on 2026-12-06, shares beside a neighbour 0.482-0.498 against 0.487-0.497
-# alone (threshold 0.45), without grouping 0.088-0.089 both ways.
+# It runs beside another VM: a neighbour does not move a CPU share
+# (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
 . /opt/ttygroup-test/integration/service.sh
