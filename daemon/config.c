@@ -30,8 +30,8 @@ ttg_keyfile_bad_line (const char *text)
 }
 
 gboolean
-ttg_config_merge_data_with_limits (TtgPolicy *p, TtgLimits *limits, const char *data, gsize length,
-                                   const char *origin, GError **error)
+ttg_config_merge_data (TtgPolicy *p, TtgLimits *limits, const char *data, gsize length,
+                       const char *origin, GError **error)
 {
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autoptr(GError) local = NULL;
@@ -40,7 +40,6 @@ ttg_config_merge_data_with_limits (TtgPolicy *p, TtgLimits *limits, const char *
   const char *nul;
 
   g_return_val_if_fail (p != NULL, FALSE);
-  g_return_val_if_fail (limits != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (origin != NULL, FALSE);
 
@@ -72,7 +71,10 @@ ttg_config_merge_data_with_limits (TtgPolicy *p, TtgLimits *limits, const char *
     }
   /* All or nothing over both groups. */
   merged = *p;
-  merged_limits = *limits;
+  if (limits)
+    merged_limits = *limits;
+  else
+    ttg_limits_init_default (&merged_limits);
   if (!ttg_policy_merge_keyfile (&merged, kf, origin, error))
     return FALSE;
   if (!ttg_limits_merge_keyfile (&merged_limits, kf, &local))
@@ -81,17 +83,9 @@ ttg_config_merge_data_with_limits (TtgPolicy *p, TtgLimits *limits, const char *
       return FALSE;
     }
   *p = merged;
-  *limits = merged_limits;
+  if (limits)
+    *limits = merged_limits;
   return TRUE;
-}
-
-gboolean
-ttg_config_merge_data (TtgPolicy *p, const char *data, gsize length, const char *origin, GError **error)
-{
-  TtgLimits limits;
-
-  ttg_limits_init_default (&limits);
-  return ttg_config_merge_data_with_limits (p, &limits, data, length, origin, error);
 }
 
 static gboolean
@@ -106,7 +100,7 @@ merge_file (TtgPolicy *p, TtgLimits *limits, const char *path, GError **error)
       g_set_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY, "%s: %s", path, local->message);
       return FALSE;
     }
-  return ttg_config_merge_data_with_limits (p, limits, data, length, path, error);
+  return ttg_config_merge_data (p, limits, data, length, path, error);
 }
 
 static gint
@@ -116,8 +110,8 @@ compare_names (gconstpointer a, gconstpointer b)
 }
 
 gboolean
-ttg_config_load_with_limits (const char *main_file, const char *dropin_dir,
-                             TtgPolicy *out, TtgLimits *limits_out, GError **error)
+ttg_config_load (const char *main_file, const char *dropin_dir,
+                 TtgPolicy *out, TtgLimits *limits_out, GError **error)
 {
   TtgPolicy p;
   TtgLimits limits;
@@ -147,10 +141,4 @@ ttg_config_load_with_limits (const char *main_file, const char *dropin_dir,
   if (limits_out)
     *limits_out = limits;
   return TRUE;
-}
-
-gboolean
-ttg_config_load (const char *main_file, const char *dropin_dir, TtgPolicy *out, GError **error)
-{
-  return ttg_config_load_with_limits (main_file, dropin_dir, out, NULL, error);
 }

@@ -48,7 +48,7 @@ ttg_group_sampler_sample (TtgGroupSampler *s, GPtrArray *groups, GArray *figures
     {
       TtgGroupInfo *g = groups->pdata[i];
       TtgGroupFigures f = { -1, -1 };
-      g_autofree char *cgroup = ttg_group_cgroup_path (g->uid, g->unit);
+      const char *cgroup = g->cgroup;
       g_autoptr(GError) error = NULL;
       TtgCpuSample sample;
 

@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "manager.h"
+#include "groupinfo.h"
 
 G_BEGIN_DECLS
 

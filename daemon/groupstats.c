@@ -259,12 +259,3 @@ ttg_stats_cache_size (TtgStatsCache *c)
 {
   return g_hash_table_size (c->entries);
 }
-
-char *
-ttg_group_cgroup_path (uid_t uid, const char *unit)
-{
-  if (uid == (uid_t) -1 || !unit || !*unit || strchr (unit, '/') || g_str_equal (unit, ".") ||
-      g_str_equal (unit, ".."))
-    return NULL;
-  return g_strdup_printf ("/user.slice/user-%u.slice/%s", (unsigned) uid, unit);
-}

@@ -78,10 +78,4 @@ void ttg_stats_cache_forget (TtgStatsCache *c, const char *unit);
 void ttg_stats_cache_retain (TtgStatsCache *c, const char *const *units, guint n);
 guint ttg_stats_cache_size (TtgStatsCache *c);
 
-/* The cgroup of a group, relative to the cgroup v2 root: systemd puts the
- * session scopes of a user, and this service the terminal scopes (Slice=),
- * into user-<uid>.slice. NULL for a unit name that could leave that
- * directory. */
-char *ttg_group_cgroup_path (uid_t uid, const char *unit);
-
 G_END_DECLS

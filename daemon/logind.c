@@ -2,6 +2,7 @@
 #include "build-config.h"
 
 #include "logind.h"
+#include "procfs.h"
 #include "util.h"
 
 #include <errno.h>
@@ -21,13 +22,26 @@
 struct TtgLogind {
   sd_event *event;
   sd_bus *bus;
-  GHashTable *leaders; /* session id -> leader pid: it never changes for a session */
+  GHashTable *leaders; /* session id -> Known: the leader never changes for a session */
   sd_login_monitor *monitor;
   sd_event_source *io;
   sd_event_source *settle;
   TtgLogindChangedFunc on_changed;
   gpointer user_data;
 };
+
+/* What is read once per session. */
+typedef struct {
+  pid_t leader;
+  char *cgroup; /* the session scope's, from the leader's; NULL until read */
+} Known;
+
+static void
+known_free (Known *k)
+{
+  g_free (k->cgroup);
+  g_free (k);
+}
 
 static int
 on_settled (sd_event_source *s, uint64_t usec, void *user_data)
@@ -42,28 +56,9 @@ static int
 on_monitor (sd_event_source *s, int fd, uint32_t revents, void *user_data)
 {
   TtgLogind *l = user_data;
-  uint64_t now;
-  int r;
 
   (void) sd_login_monitor_flush (l->monitor);
-
-  r = sd_event_now (l->event, CLOCK_MONOTONIC, &now);
-  if (r < 0)
-    return 0;
-  if (l->settle)
-    {
-      int enabled = SD_EVENT_OFF;
-
-      (void) sd_event_source_get_enabled (l->settle, &enabled);
-      if (enabled != SD_EVENT_OFF)
-        return 0; /* already scheduled */
-      (void) sd_event_source_set_time (l->settle, now + SETTLE_USEC);
-      (void) sd_event_source_set_enabled (l->settle, SD_EVENT_ONESHOT);
-      return 0;
-    }
-  r = sd_event_add_time (l->event, &l->settle, CLOCK_MONOTONIC, now + SETTLE_USEC, 0, on_settled, l);
-  if (r < 0)
-    ttg_log_err ("logind", "Failed to schedule a session re-read: %s", g_strerror (-r));
+  ttg_timer_arm (l->event, &l->settle, SETTLE_USEC, on_settled, l);
   return 0;
 }
 
@@ -76,7 +71,7 @@ ttg_logind_new (sd_event *event, sd_bus *bus, TtgLogindChangedFunc on_changed,
 
   l->event = sd_event_ref (event);
   l->bus = sd_bus_ref (bus);
-  l->leaders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  l->leaders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) known_free);
   l->on_changed = on_changed;
   l->user_data = user_data;
 
@@ -125,20 +120,20 @@ steal_malloced (char *s)
 }
 
 /* The session's Leader, from logind's public D-Bus API (org.freedesktop.login1
- * Session.Leader); 0 when logind does not answer (the session is gone). */
-static pid_t
-read_leader (TtgLogind *l, const char *id)
+ * Session.Leader), once per session; NULL when logind does not answer (the
+ * session is gone). */
+static Known *
+read_known (TtgLogind *l, const char *id)
 {
   g_auto(sd_bus_error) err = SD_BUS_ERROR_NULL;
   g_autoptr(sd_bus_message) reply = NULL;
   const char *path;
   uint32_t leader = 0;
-  gpointer cached;
+  Known *k = g_hash_table_lookup (l->leaders, id);
   int r;
 
-  if (g_hash_table_lookup_extended (l->leaders, id, NULL, &cached))
-    return GPOINTER_TO_INT (cached);
-
+  if (k)
+    return k;
   r = sd_bus_call_method (l->bus, LOGIN1_DEST, LOGIN1_PATH, LOGIN1_MANAGER, "GetSession",
                           &err, &reply, "s", id);
   if (r >= 0)
@@ -149,12 +144,31 @@ read_leader (TtgLogind *l, const char *id)
   if (r < 0)
     {
       ttg_log_debug ("logind", "No leader for session %s: %s", id, err.message ?: g_strerror (-r));
-      return 0;
+      return NULL;
     }
-  if (leader > G_MAXINT32)
-    leader = 0;
-  g_hash_table_insert (l->leaders, g_strdup (id), GINT_TO_POINTER ((int) leader));
-  return (pid_t) leader;
+  k = g_new0 (Known, 1);
+  k->leader = leader > G_MAXINT32 ? 0 : (pid_t) leader;
+  g_hash_table_insert (l->leaders, g_strdup (id), k);
+  return k;
+}
+
+/* The session scope's cgroup: where logind put the session's leader, which
+ * this service never moves (its pty, if any, is the session's own). */
+static const char *
+session_cgroup (Known *k, const char *id)
+{
+  g_autofree char *cgroup = NULL;
+  g_autofree char *unit = NULL;
+  g_autofree char *scope = NULL;
+
+  if (k->cgroup || k->leader <= 0)
+    return k->cgroup;
+  cgroup = ttg_procfs_read_cgroup (k->leader);
+  unit = cgroup ? ttg_cgroup_path_unit (cgroup) : NULL;
+  scope = ttg_session_scope_name (id);
+  if (unit && g_str_equal (unit, scope))
+    k->cgroup = g_steal_pointer (&cgroup);
+  return k->cgroup;
 }
 
 static TtgSession *
@@ -182,7 +196,12 @@ read_session (TtgLogind *l, const char *id)
     s->service = steal_malloced (v);
   s->remote = sd_session_is_remote (id) > 0;
   s->active = sd_session_is_active (id) > 0;
-  s->leader = read_leader (l, id);
+  {
+    Known *k = read_known (l, id);
+
+    s->leader = k ? k->leader : 0;
+    s->cgroup = k ? g_strdup (session_cgroup (k, id)) : NULL;
+  }
 
   if (sd_uid_get_display (s->uid, &v) >= 0)
     {

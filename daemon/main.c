@@ -52,7 +52,7 @@ load_policy (const char *config_file, const char *dropin_dir, TtgState *state,
 {
   TtgPolicy p;
 
-  if (!ttg_config_load_with_limits (config_file, dropin_dir, &p, limits, error))
+  if (!ttg_config_load (config_file, dropin_dir, &p, limits, error))
     return FALSE;
   if (state && !ttg_state_apply (state, &p, error))
     return FALSE;

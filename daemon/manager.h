@@ -6,15 +6,17 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
+#include "groupinfo.h"
 #include "limiter.h"
 #include "policy.h"
 #include "userpolicy.h"
 
 G_BEGIN_DECLS
 
-/* The centre of the daemon: keeps logind's sessions, the pty groups and the
- * policy, and turns events (logind changes, process events, policy changes)
- * into placements through the placer. */
+/* The centre of the daemon: keeps logind's sessions, the policies and the
+ * verdict on each session, and turns events (logind changes, process
+ * events, policy changes) into work for its rooms: the pty groups
+ * (groups.h), the users' budgets (budgets.h), and explain.h. */
 typedef struct TtgManager TtgManager;
 
 TtgManager *ttg_manager_new (sd_event *event, sd_bus *bus, const TtgPolicy *policy, GError **error);
@@ -51,38 +53,10 @@ typedef struct {
 
 void ttg_manager_set_listener (TtgManager *m, const TtgManagerListener *listener, gpointer user_data);
 
-/* One group as the API shows it. */
-typedef struct {
-  char *unit;
-  char *session_id;
-  uid_t uid;
-  const char *kind; /* "session" or "terminal" */
-  char *tty;        /* "pts/3", "tty5" or "" */
-  pid_t leader;     /* terminal groups; 0 for sessions */
-  guint64 weight;   /* 0: none set by the service */
-  char *description;
-} TtgGroupInfo;
-
-void ttg_group_info_free (TtgGroupInfo *info);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgGroupInfo, ttg_group_info_free)
-
 /* Every session and every active terminal group (TtgGroupInfo, owned). */
 GPtrArray *ttg_manager_list_groups (TtgManager *m);
 
-/* Where a process is and why. Strings owned by the caller. */
-typedef struct {
-  char *unit;
-  char *cgroup;
-  char *session_id; /* "" if none */
-  const char *kind; /* "terminal", "session" or "none" */
-  char *tty;
-  guint64 weight;
-  char *rule;       /* a sentence */
-} TtgPidInfo;
-
-void ttg_pid_info_clear (TtgPidInfo *info);
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TtgPidInfo, ttg_pid_info_clear)
-
+/* Where a process is and why (explain.h). */
 /* FALSE when the process does not exist (TTG_ERROR_NO_SUCH_PROCESS). */
 gboolean ttg_manager_explain_pid (TtgManager *m, pid_t pid, TtgPidInfo *out, GError **error);
 

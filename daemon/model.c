@@ -28,6 +28,7 @@ ttg_session_free (TtgSession *s)
   g_free (s->seat);
   g_free (s->tty);
   g_free (s->service);
+  g_free (s->cgroup);
   g_free (s);
 }
 
@@ -143,59 +144,86 @@ ttg_model_session_weight_reason (const TtgPolicy *p, const TtgSession *s)
   return reason;
 }
 
+/* Why ptys of s are (not) split, under p; NULL when they are. */
+static const char *
+why_terminals_not_split (const TtgPolicy *system, const TtgPolicy *p, const TtgSession *s)
+{
+  if (!system->enabled)
+    return "grouping is disabled (Enabled=false)";
+  if (!p->enabled)
+    return "its user turned grouping off (SetUserPolicy)";
+  if (!system->group_terminals)
+    return "terminal grouping is disabled (GroupTerminals=false)";
+  if (!p->group_terminals)
+    return "its user turned terminal grouping off (SetUserPolicy)";
+  if (s == NULL)
+    return "its session is gone";
+  if (!is_user_class (s->klass))
+    return "it is not a user session";
+  if (is_closing (s))
+    return "its session is closing";
+  if (!s->is_display)
+    return "it is not the user's display session, and moving its processes out would change what polkit lets them do";
+  return NULL;
+}
+
+void
+ttg_model_judge_session (const TtgPolicy *system, const TtgPolicy *p, const TtgSession *s,
+                         TtgVerdict *out)
+{
+  const char *not_split;
+
+  g_return_if_fail (system != NULL);
+  g_return_if_fail (p != NULL);
+  g_return_if_fail (out != NULL);
+
+  if (s != NULL)
+    out->session_weight = decide_session_weight (p, s, &out->session_reason);
+  else
+    {
+      out->session_weight = TTG_WEIGHT_UNSET;
+      out->session_reason = "session gone";
+    }
+  out->grouped = p->enabled;
+  not_split = why_terminals_not_split (system, p, s);
+  out->splits_terminals = not_split == NULL;
+  out->split_reason = not_split ? not_split : "it is the user's display session";
+  out->terminal_weight = p->enabled ? p->terminal_weight : TTG_WEIGHT_UNSET;
+}
+
 gboolean
 ttg_model_session_splits_terminals (const TtgPolicy *p, const TtgSession *s)
 {
   g_return_val_if_fail (p != NULL, FALSE);
 
-  if (s == NULL)
-    return FALSE;
-
-  return p->enabled &&
-         p->group_terminals &&
-         is_user_class (s->klass) &&
-         !is_closing (s) &&
-         s->is_display;
+  return why_terminals_not_split (p, p, s) == NULL;
 }
 
 guint64
 ttg_model_terminal_weight (const TtgPolicy *p, const TtgSession *s)
 {
+  TtgVerdict v;
+
   g_return_val_if_fail (p != NULL, TTG_WEIGHT_UNSET);
 
-  if (!p->enabled)
-    return TTG_WEIGHT_UNSET;
-
-  return p->terminal_weight;
+  ttg_model_judge_session (p, p, s, &v);
+  return v.terminal_weight;
 }
 
 gboolean
-ttg_model_process_starts_group (const TtgPolicy   *p,
-                                const TtgProcStat *st,
-                                gboolean           in_session_scope,
-                                const TtgSession  *s,
-                                guint             *pts_index)
+ttg_model_process_starts_group (const TtgVerdict *v, const TtgProcStat *st, guint *pts_index)
 {
   guint index;
 
-  g_return_val_if_fail (p != NULL, FALSE);
   g_return_val_if_fail (st != NULL, FALSE);
 
-  if (s == NULL)
+  if (v == NULL || !v->splits_terminals)
     return FALSE;
 
   if (st->pid <= 0 || st->session != st->pid)
     return FALSE;
 
   if (!ttg_tty_nr_is_pts (st->tty_nr, &index))
-    return FALSE;
-
-  /* logind may still be moving a fresh login into its scope; a process
-   * anywhere else (already grouped, another scope) is not ours to take. */
-  if (!in_session_scope)
-    return FALSE;
-
-  if (!ttg_model_session_splits_terminals (p, s))
     return FALSE;
 
   if (pts_index != NULL)

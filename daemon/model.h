@@ -23,6 +23,7 @@ typedef struct {
   gboolean active;     /* sd_session_is_active */
   gboolean is_display; /* this session is sd_uid_get_display(uid) */
   pid_t leader;        /* the process logind registered the session for; 0 if unknown */
+  char *cgroup;        /* its scope's cgroup path (where its leader is); NULL if not known */
 } TtgSession;
 
 TtgSession *ttg_session_new (const char *id);
@@ -42,22 +43,39 @@ guint64 ttg_model_session_weight (const TtgPolicy *p, const TtgSession *s);
 const char *ttg_model_session_weight_reason (const TtgPolicy *p, const TtgSession *s);
 
 /* TRUE when ptys of this session are split into their own groups: enabled,
- * GroupTerminals, class "user", not closing, and it is the user's display
- * session (see DESIGN.md: moving a process out of a session scope makes polkit
- * judge it by the display session). */
+ * GroupTerminals, a user session that is not closing, and the user's display
+ * session (moving a process out of a session scope makes polkit judge it by
+ * the user's display session, so only that one is split). */
 gboolean ttg_model_session_splits_terminals (const TtgPolicy *p, const TtgSession *s);
 
 /* Weight of each pty group of the session. */
 guint64 ttg_model_terminal_weight (const TtgPolicy *p, const TtgSession *s);
 
+/* Everything decided about one session, with the reasons, in one place:
+ * the manager judges each session once per change of the sessions or the
+ * policies, and reconcile, explain, the journal and the API read that. */
+typedef struct {
+  gboolean grouped;             /* the policy that rules it groups at all (else
+                                 * split_reason says whose choice that was) */
+  guint64 session_weight;       /* for its scope; TTG_WEIGHT_UNSET: leave it as it is */
+  const char *session_reason;   /* why: "active session of its seat", ... */
+  gboolean splits_terminals;    /* its ptys get groups of their own */
+  const char *split_reason;     /* why (not), to follow "because": "its user turned
+                                 * grouping off (SetUserPolicy)", ... */
+  guint64 terminal_weight;      /* of each of its pty groups */
+} TtgVerdict;
+
+/* Judges session s (NULL: it is gone) under p, the policy that rules it
+ * (the system's, narrowed by its user's), and system, the system policy,
+ * which tells a user's choice from the admin's. Reasons are static strings. */
+void ttg_model_judge_session (const TtgPolicy *system, const TtgPolicy *p, const TtgSession *s,
+                              TtgVerdict *out);
+
 /* Decides whether a process starts a pty group: it is a kernel session leader
- * (session == pid), its controlling tty is a pty, it sits in the scope of
- * logind session s (in_session_scope: its cgroup is exactly
- * session-<s->id>.scope), and s splits terminals. s may be NULL (unknown
- * session): then FALSE. On TRUE, *pts_index gets the pty number. */
-gboolean ttg_model_process_starts_group (const TtgPolicy *p, const TtgProcStat *st,
-                                         gboolean in_session_scope, const TtgSession *s,
-                                         guint *pts_index);
+ * (session == pid), its controlling tty is a pty, and v, the verdict on the
+ * logind session whose scope it sits in, splits terminals. v may be NULL
+ * (unknown session): then FALSE. On TRUE, *pts_index gets the pty number. */
+gboolean ttg_model_process_starts_group (const TtgVerdict *v, const TtgProcStat *st, guint *pts_index);
 
 /* TRUE when pts/<pts_index> is the session's TTY as logind has it ("pts/N"). */
 gboolean ttg_model_pty_is_session_tty (const TtgSession *s, guint pts_index);

@@ -36,7 +36,8 @@ on_job_removed (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
     return 0;
   if (!g_hash_table_remove (p->pending, unit))
     return 0;
-  p->on_started (unit, result, NULL, p->user_data);
+  if (p->on_started)
+    p->on_started (unit, result, NULL, p->user_data);
   return 0;
 }
 
@@ -48,23 +49,19 @@ on_unit_removed (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
 
   if (sd_bus_message_read (m, "so", &unit, &path) < 0)
     return 0;
-  if (g_str_has_prefix (unit, "ttygroup-"))
+  if (g_str_has_prefix (unit, "ttygroup-") && p->on_removed)
     p->on_removed (unit, p->user_data);
   return 0;
 }
 
 TtgPlacer *
-ttg_placer_new (sd_bus *bus, TtgPlacerStartedFunc on_started,
-                TtgPlacerRemovedFunc on_removed, gpointer user_data, GError **error)
+ttg_placer_new (sd_bus *bus, GError **error)
 {
   g_autoptr(TtgPlacer) p = g_new0 (TtgPlacer, 1);
   g_auto(sd_bus_error) err = SD_BUS_ERROR_NULL;
   int r;
 
   p->bus = sd_bus_ref (bus);
-  p->on_started = on_started;
-  p->on_removed = on_removed;
-  p->user_data = user_data;
   p->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   r = sd_bus_match_signal (bus, &p->job_removed, SD_DEST, SD_PATH, SD_MANAGER,
@@ -89,6 +86,15 @@ ttg_placer_new (sd_bus *bus, TtgPlacerStartedFunc on_started,
     }
 
   return g_steal_pointer (&p);
+}
+
+void
+ttg_placer_set_handlers (TtgPlacer *p, TtgPlacerStartedFunc on_started,
+                         TtgPlacerRemovedFunc on_removed, gpointer user_data)
+{
+  p->on_started = on_started;
+  p->on_removed = on_removed;
+  p->user_data = user_data;
 }
 
 void
@@ -191,7 +197,8 @@ on_start_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
   if (e)
     {
       g_hash_table_remove (c->p->pending, c->unit);
-      c->p->on_started (c->unit, "refused", e, c->p->user_data);
+      if (c->p->on_started)
+        c->p->on_started (c->unit, "refused", e, c->p->user_data);
     }
   /* else: the outcome comes with JobRemoved */
   return 0;
@@ -378,7 +385,7 @@ on_stop_reply (sd_bus_message *m, void *user_data, sd_bus_error *ret_error)
   UnitCall *c = user_data;
   const sd_bus_error *e = sd_bus_message_get_error (m);
 
-  if (e && sd_bus_error_has_name (e, "org.freedesktop.systemd1.NoSuchUnit"))
+  if (e && sd_bus_error_has_name (e, "org.freedesktop.systemd1.NoSuchUnit") && c->p->on_removed)
     c->p->on_removed (c->unit, c->p->user_data);
   else if (e)
     ttg_log_warn ("placer", "Failed to stop the empty %s: %s", c->unit, e->message ?: e->name);
@@ -411,8 +418,8 @@ ttg_placer_stop_if_empty (TtgPlacer *p, const char *unit, const char *cgroup)
   return 1;
 }
 
-GPtrArray *
-ttg_placer_list_units (TtgPlacer *p, const char *pattern, GError **error)
+int
+ttg_placer_list_units (TtgPlacer *p, const char *pattern, GPtrArray **out)
 {
   g_autoptr(sd_bus_message) m = NULL;
   g_autoptr(sd_bus_message) reply = NULL;
@@ -430,54 +437,53 @@ ttg_placer_list_units (TtgPlacer *p, const char *pattern, GError **error)
     r = sd_bus_call (p->bus, m, 0, &err, &reply);
   if (r < 0)
     {
-      g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to list units %s: %s",
-                   pattern, err.message ?: g_strerror (-r));
-      return NULL;
+      ttg_log_debug ("systemd", "ListUnitsByPatterns %s: %s", pattern, err.message ?: g_strerror (-r));
+      return r;
     }
 
   r = sd_bus_message_enter_container (reply, 'a', "(ssssssouso)");
-  if (r < 0)
-    goto parse_error;
-  while ((r = sd_bus_message_read (reply, "(ssssssouso)", &name, NULL, NULL, &active,
-                                   NULL, NULL, NULL, NULL, NULL, NULL)) > 0)
+  while (r >= 0 && (r = sd_bus_message_read (reply, "(ssssssouso)", &name, NULL, NULL, &active,
+                                             NULL, NULL, NULL, NULL, NULL, NULL)) > 0)
     {
       if (g_str_equal (active, "active") || g_str_equal (active, "activating") ||
           g_str_equal (active, "deactivating"))
         g_ptr_array_add (units, g_strdup (name));
     }
   if (r < 0)
-    goto parse_error;
-  return g_steal_pointer (&units);
-
-parse_error:
-  g_set_error (error, TTG_ERROR, TTG_ERROR_FAILED, "Failed to parse systemd's unit list: %s",
-               g_strerror (-r));
-  return NULL;
+    {
+      ttg_log_debug ("systemd", "Cannot parse systemd's unit list: %s", g_strerror (-r));
+      return r;
+    }
+  *out = g_steal_pointer (&units);
+  return 0;
 }
 
-char *
-ttg_placer_get_control_group (TtgPlacer *p, const char *unit)
+int
+ttg_placer_get_control_group (TtgPlacer *p, const char *unit, char **out)
 {
   g_auto(sd_bus_error) err = SD_BUS_ERROR_NULL;
   g_autoptr(sd_bus_message) reply = NULL;
   const char *path;
   char *cg = NULL;
-  g_autofree char *result = NULL;
   int r;
 
   r = sd_bus_call_method (p->bus, SD_DEST, SD_PATH, SD_MANAGER, "GetUnit", &err, &reply, "s", unit);
+  if (r >= 0)
+    r = sd_bus_message_read (reply, "o", &path);
+  if (r >= 0)
+    r = sd_bus_get_property_string (p->bus, SD_DEST, path, "org.freedesktop.systemd1.Scope",
+                                    "ControlGroup", &err, &cg);
   if (r < 0)
-    return NULL;
-  r = sd_bus_message_read (reply, "o", &path);
-  if (r < 0)
-    return NULL;
-  r = sd_bus_get_property_string (p->bus, SD_DEST, path, "org.freedesktop.systemd1.Scope",
-                                  "ControlGroup", &err, &cg);
-  if (r < 0)
-    return NULL;
-  result = g_strdup (cg);
+    {
+      ttg_log_debug ("systemd", "No control group for %s: %s", unit, err.message ?: g_strerror (-r));
+      return r;
+    }
+  if (!*cg)
+    {
+      free (cg);
+      return -ENOENT;
+    }
+  *out = g_strdup (cg);
   free (cg);
-  if (!*result)
-    return NULL;
-  return g_steal_pointer (&result);
+  return 0;
 }

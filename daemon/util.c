@@ -158,3 +158,28 @@ ttg_cgroup_write_proc (const char *cgroup_path, pid_t pid)
   close (fd);
   return 0;
 }
+
+void
+ttg_timer_arm (sd_event *event, sd_event_source **source, guint64 delay_usec,
+               sd_event_time_handler_t handler, void *user_data)
+{
+  uint64_t now, when = 0;
+  int enabled = SD_EVENT_OFF;
+  int r;
+
+  if (sd_event_now (event, CLOCK_MONOTONIC, &now) < 0)
+    return;
+  if (!*source)
+    {
+      r = sd_event_add_time (event, source, CLOCK_MONOTONIC, now + delay_usec, 0, handler, user_data);
+      if (r < 0)
+        ttg_log_err ("event", "Failed to arm a timer: %s", g_strerror (-r));
+      return;
+    }
+  (void) sd_event_source_get_enabled (*source, &enabled);
+  (void) sd_event_source_get_time (*source, &when);
+  if (enabled != SD_EVENT_OFF && when <= now + delay_usec)
+    return;
+  (void) sd_event_source_set_time (*source, now + delay_usec);
+  (void) sd_event_source_set_enabled (*source, SD_EVENT_ONESHOT);
+}

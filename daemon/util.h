@@ -27,6 +27,11 @@ void ttg_log (int priority, const char *topic, const char *format, ...) G_GNUC_P
 #define ttg_log_info(topic, ...) ttg_log (LOG_INFO, topic, __VA_ARGS__)
 #define ttg_log_debug(topic, ...) ttg_log (LOG_DEBUG, topic, __VA_ARGS__)
 
+/* Arms the one-shot CLOCK_MONOTONIC timer *source (made on first use) to
+ * call handler(user_data) in delay_usec, unless it is already due sooner. */
+void ttg_timer_arm (sd_event *event, sd_event_source **source, guint64 delay_usec,
+                    sd_event_time_handler_t handler, void *user_data);
+
 /* Reads a whole small file (procfs, cgroupfs). NULL with errno-style
  * negative code in *r on failure (ENOENT/ESRCH when the process is gone). */
 char *ttg_read_file (const char *path, int *r);

@@ -23,7 +23,7 @@ merge (TtgPolicy *p, const char *data, gsize len, const char *origin)
   g_autoptr(GError) error = NULL;
   TtgPolicy before = *p;
 
-  if (ttg_config_merge_data (p, data, len, origin, &error))
+  if (ttg_config_merge_data (p, NULL, data, len, origin, &error))
     {
       FUZZ_CHECK (error == NULL);
       check_valid (p);

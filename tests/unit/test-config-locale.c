@@ -24,7 +24,7 @@ assert_error_at (const char *name, const char *contents, guint line, const char 
   TtgPolicy out;
 
   g_assert_true (g_file_set_contents (path, contents, -1, NULL));
-  g_assert_false (ttg_config_load (path, NULL, &out, &error));
+  g_assert_false (ttg_config_load (path, NULL, &out, NULL, &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_test_message ("error: %s", error->message);
   if (!g_str_has_prefix (error->message, prefix))

@@ -91,7 +91,7 @@ assert_loads (Fixture *fx, const TtgPolicy *expected)
   g_autoptr(GError) error = NULL;
   TtgPolicy out = fx->sentinel;
 
-  g_assert_true (ttg_config_load (fx->main_file, fx->dropin_dir, &out, &error));
+  g_assert_true (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL, &error));
   g_assert_no_error (error);
   if (!ttg_policy_equal (&out, expected))
     {
@@ -112,7 +112,7 @@ assert_load_fails (Fixture *fx, const char *bad_file, ...)
   const char *word;
   va_list args;
 
-  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, &error));
+  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL, &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_test_message ("error: %s", error->message);
   g_assert_true (g_str_has_prefix (error->message, bad_file));
@@ -137,7 +137,7 @@ test_no_files (Fixture *fx, gconstpointer user_data)
   assert_loads (fx, &fx->defaults);
 
   /* No paths at all means the same. */
-  g_assert_true (ttg_config_load (NULL, NULL, &out, &error));
+  g_assert_true (ttg_config_load (NULL, NULL, &out, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (ttg_policy_equal (&out, &fx->defaults));
 }
@@ -342,7 +342,7 @@ test_first_error_wins (Fixture *fx, gconstpointer user_data)
    * about it. */
   a = write_dropin (fx, "10-a.conf", "[Policy]\nSessionWeight=zero\n");
   b = write_dropin (fx, "20-b.conf", "[Policy]\nTerminalWeight=zero\n");
-  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, &error));
+  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL, &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_assert_true (g_str_has_prefix (error->message, a));
   g_assert_nonnull (strstr (error->message, "SessionWeight"));
@@ -362,11 +362,11 @@ test_error_optional (Fixture *fx, gconstpointer user_data)
   TtgPolicy out = fx->sentinel;
 
   write_file (fx->main_file, "[Policy]\nSessionWeight=0\n");
-  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL));
+  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL, NULL));
   g_assert_true (ttg_policy_equal (&out, &fx->sentinel));
 
   write_file (fx->main_file, "[Policy\n");
-  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL));
+  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, NULL, NULL));
   g_assert_true (ttg_policy_equal (&out, &fx->sentinel));
 }
 
@@ -383,7 +383,7 @@ test_limits (Fixture *fx, gconstpointer user_data)
 
   write_file (fx->main_file, "[Policy]\nSessionWeight=50\n[Limits]\nMaxTerminalGroupsPerUser=10\nTerminalGroupBurst=5\n");
   a = write_dropin (fx, "10-a.conf", "[Limits]\nTerminalGroupBurst=3\n");
-  g_assert_true (ttg_config_load_with_limits (fx->main_file, fx->dropin_dir, &out, &limits, &error));
+  g_assert_true (ttg_config_load (fx->main_file, fx->dropin_dir, &out, &limits, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (out.session_weight, ==, 50);
   g_assert_cmpuint (limits.max_groups, ==, 10);
@@ -393,7 +393,7 @@ test_limits (Fixture *fx, gconstpointer user_data)
   out = fx->sentinel;
   limits = (TtgLimits) { 7, 7, 7 };
   b = write_dropin (fx, "20-b.conf", "[Limits]\nTerminalGroupsPerMinute=lots\n");
-  g_assert_false (ttg_config_load_with_limits (fx->main_file, fx->dropin_dir, &out, &limits, &error));
+  g_assert_false (ttg_config_load (fx->main_file, fx->dropin_dir, &out, &limits, &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_assert_true (g_str_has_prefix (error->message, b));
   g_assert_nonnull (strstr (error->message, "TerminalGroupsPerMinute"));
@@ -414,25 +414,25 @@ test_merge_data (void)
   TtgPolicy p, before;
 
   ttg_policy_init_defaults (&p);
-  g_assert_true (ttg_config_merge_data (&p, text, strlen ("[Policy]\nSessionWeight=70\n"), "x.conf", &error));
+  g_assert_true (ttg_config_merge_data (&p, NULL, text, strlen ("[Policy]\nSessionWeight=70\n"), "x.conf", &error));
   g_assert_no_error (error);
   g_assert_cmpuint (p.session_weight, ==, 70);
 
   before = p;
-  g_assert_false (ttg_config_merge_data (&p, text, strlen (text), "x.conf", &error));
+  g_assert_false (ttg_config_merge_data (&p, NULL, text, strlen (text), "x.conf", &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_assert_true (g_str_has_prefix (error->message, "x.conf"));
   g_assert_nonnull (strstr (error->message, "SessionWeight"));
   g_assert_true (ttg_policy_equal (&p, &before));
   g_clear_error (&error);
 
-  g_assert_false (ttg_config_merge_data (&p, with_nul, sizeof with_nul - 1, "nul.conf", &error));
+  g_assert_false (ttg_config_merge_data (&p, NULL, with_nul, sizeof with_nul - 1, "nul.conf", &error));
   g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
   g_assert_true (g_str_has_prefix (error->message, "nul.conf:3: "));
   g_assert_true (ttg_policy_equal (&p, &before));
   g_clear_error (&error);
 
-  g_assert_true (ttg_config_merge_data (&p, NULL, 0, "empty.conf", &error));
+  g_assert_true (ttg_config_merge_data (&p, NULL, NULL, 0, "empty.conf", &error));
   g_assert_no_error (error);
   g_assert_true (ttg_policy_equal (&p, &before));
 }

@@ -260,20 +260,6 @@ test_cache_bounded (void)
   g_assert_cmpuint (ttg_stats_cache_size (c), ==, 0);
 }
 
-static void
-test_cgroup_path (void)
-{
-  g_autofree char *session = ttg_group_cgroup_path (1000, "session-3.scope");
-  g_autofree char *term = ttg_group_cgroup_path (1001, "ttygroup-pty-c2-pts3.scope");
-
-  g_assert_cmpstr (session, ==, "/user.slice/user-1000.slice/session-3.scope");
-  g_assert_cmpstr (term, ==, "/user.slice/user-1001.slice/ttygroup-pty-c2-pts3.scope");
-  g_assert_null (ttg_group_cgroup_path ((uid_t) -1, "session-3.scope"));
-  g_assert_null (ttg_group_cgroup_path (1000, "../../system.slice"));
-  g_assert_null (ttg_group_cgroup_path (1000, ".."));
-  g_assert_null (ttg_group_cgroup_path (1000, ""));
-}
-
 int
 main (int argc, char **argv)
 {
@@ -287,6 +273,5 @@ main (int argc, char **argv)
   g_test_add_func ("/groupstats/cache/rates", test_cache_rates);
   g_test_add_func ("/groupstats/cache/stale-and-reset", test_cache_stale_and_reset);
   g_test_add_func ("/groupstats/cache/bounded", test_cache_bounded);
-  g_test_add_func ("/groupstats/cgroup-path", test_cgroup_path);
   return g_test_run ();
 }

@@ -309,32 +309,102 @@ test_terminal_weight (Fixture *fx, gconstpointer user_data)
                     TTG_WEIGHT_UNSET);
 }
 
+/* One verdict per session, each reason from the branch that decided: the
+ * admin's switch is told from the user's, and every "not split" names why. */
+static void
+test_verdict (Fixture *fx, gconstpointer user_data)
+{
+  struct {
+    const char *what;
+    gboolean sys_enabled, sys_terminals, user_enabled, user_terminals;
+    const char *klass, *state;
+    gboolean is_display, gone;
+    gboolean splits;
+    const char *reason;
+  } cases[] = {
+    { "display session", TRUE, TRUE, TRUE, TRUE, "user", "active", TRUE, FALSE, TRUE, "display session" },
+    { "admin off", FALSE, TRUE, FALSE, TRUE, "user", "active", TRUE, FALSE, FALSE, "(Enabled=false)" },
+    { "user off", TRUE, TRUE, FALSE, TRUE, "user", "active", TRUE, FALSE, FALSE, "its user turned grouping off (SetUserPolicy)" },
+    { "admin terminals off", TRUE, FALSE, TRUE, FALSE, "user", "active", TRUE, FALSE, FALSE, "(GroupTerminals=false)" },
+    { "user terminals off", TRUE, TRUE, TRUE, FALSE, "user", "active", TRUE, FALSE, FALSE, "its user turned terminal grouping off" },
+    { "gone", TRUE, TRUE, TRUE, TRUE, "user", "active", TRUE, TRUE, FALSE, "its session is gone" },
+    { "greeter", TRUE, TRUE, TRUE, TRUE, "greeter", "active", TRUE, FALSE, FALSE, "not a user session" },
+    { "closing", TRUE, TRUE, TRUE, TRUE, "user", "closing", TRUE, FALSE, FALSE, "closing" },
+    { "second login", TRUE, TRUE, TRUE, TRUE, "user", "online", FALSE, FALSE, FALSE, "not the user's display session" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TtgPolicy system = fx->policy, user;
+      TtgVerdict v;
+
+      system.enabled = cases[i].sys_enabled;
+      system.group_terminals = cases[i].sys_terminals;
+      user = system;
+      user.enabled = cases[i].user_enabled;
+      user.group_terminals = cases[i].user_terminals;
+      user.terminal_weight = 40;
+      set_str (&fx->session->klass, cases[i].klass);
+      set_str (&fx->session->state, cases[i].state);
+      fx->session->is_display = cases[i].is_display;
+
+      ttg_model_judge_session (&system, &user, cases[i].gone ? NULL : fx->session, &v);
+      g_test_message ("%s: splits=%d because %s", cases[i].what, v.splits_terminals, v.split_reason);
+      g_assert_cmpint (v.splits_terminals, ==, cases[i].splits);
+      g_assert_nonnull (strstr (v.split_reason, cases[i].reason));
+      /* The split agrees with the single-question form of the same rule. */
+      if (!cases[i].gone)
+        g_assert_cmpint (v.splits_terminals, ==, ttg_model_session_splits_terminals (&user, fx->session));
+      /* The weight and its reason come from one branch. */
+      if (!cases[i].gone)
+        {
+          g_assert_cmpuint (v.session_weight, ==, ttg_model_session_weight (&user, fx->session));
+          g_assert_cmpstr (v.session_reason, ==, ttg_model_session_weight_reason (&user, fx->session));
+        }
+      else
+        g_assert_cmpuint (v.session_weight, ==, TTG_WEIGHT_UNSET);
+      g_assert_cmpuint (v.terminal_weight, ==, user.enabled ? 40 : TTG_WEIGHT_UNSET);
+      g_assert_cmpint (v.grouped, ==, user.enabled);
+    }
+}
+
+/* The question as the manager asks it: the session judged, then the process. */
+static gboolean
+starts_group (Fixture *fx, const TtgProcStat *st, const TtgSession *s, guint *index)
+{
+  TtgVerdict v;
+
+  if (s)
+    ttg_model_judge_session (&fx->policy, &fx->policy, s, &v);
+  return ttg_model_process_starts_group (s ? &v : NULL, st, index);
+}
+
 static void
 test_starts_group (Fixture *fx, gconstpointer user_data)
 {
   guint index = 999;
 
-  g_assert_true (ttg_model_process_starts_group (&fx->policy, &fx->shell, TRUE,
+  g_assert_true (starts_group (fx, &fx->shell,
                                                  fx->session, &index));
   g_assert_cmpuint (index, ==, 3);
 
   fx->shell.tty_nr = TTY_PTS0;
-  g_assert_true (ttg_model_process_starts_group (&fx->policy, &fx->shell, TRUE,
+  g_assert_true (starts_group (fx, &fx->shell,
                                                  fx->session, &index));
   g_assert_cmpuint (index, ==, 0);
 
   /* The index is optional. */
-  g_assert_true (ttg_model_process_starts_group (&fx->policy, &fx->shell, TRUE,
+  g_assert_true (starts_group (fx, &fx->shell,
                                                  fx->session, NULL));
 }
 
 /* Every way a process fails to start a group; none may touch *pts_index. */
 static void
-assert_no_group (Fixture *fx, const TtgProcStat *st, gboolean in_scope, const TtgSession *s)
+assert_no_group (Fixture *fx, const TtgProcStat *st, const TtgSession *s)
 {
   guint index = 999;
 
-  g_assert_false (ttg_model_process_starts_group (&fx->policy, st, in_scope, s, &index));
+  g_assert_false (starts_group (fx, st, s, &index));
   g_assert_cmpuint (index, ==, 999);
 }
 
@@ -348,7 +418,7 @@ test_starts_group_not_leader (Fixture *fx, gconstpointer user_data)
   child.ppid = fx->shell.pid;
   child.pgrp = 4300;
   g_strlcpy (child.comm, "make", sizeof child.comm);
-  assert_no_group (fx, &child, TRUE, fx->session);
+  assert_no_group (fx, &child, fx->session);
 }
 
 static void
@@ -358,43 +428,37 @@ test_starts_group_no_pts (Fixture *fx, gconstpointer user_data)
 
   /* A daemonised process: leader, no controlling tty. */
   st.tty_nr = 0;
-  assert_no_group (fx, &st, TRUE, fx->session);
+  assert_no_group (fx, &st, fx->session);
 
   /* A login shell on a virtual console. */
   st.tty_nr = TTY_TTY1;
-  assert_no_group (fx, &st, TRUE, fx->session);
-}
-
-static void
-test_starts_group_not_in_scope (Fixture *fx, gconstpointer user_data)
-{
-  assert_no_group (fx, &fx->shell, FALSE, fx->session);
+  assert_no_group (fx, &st, fx->session);
 }
 
 static void
 test_starts_group_no_session (Fixture *fx, gconstpointer user_data)
 {
-  assert_no_group (fx, &fx->shell, TRUE, NULL);
+  assert_no_group (fx, &fx->shell, NULL);
 }
 
 static void
 test_starts_group_not_splitting (Fixture *fx, gconstpointer user_data)
 {
   fx->session->is_display = FALSE;
-  assert_no_group (fx, &fx->shell, TRUE, fx->session);
+  assert_no_group (fx, &fx->shell, fx->session);
 
   fx->session->is_display = TRUE;
   fx->policy.group_terminals = FALSE;
-  assert_no_group (fx, &fx->shell, TRUE, fx->session);
+  assert_no_group (fx, &fx->shell, fx->session);
 
   fx->policy.group_terminals = TRUE;
   fx->policy.enabled = FALSE;
-  assert_no_group (fx, &fx->shell, TRUE, fx->session);
+  assert_no_group (fx, &fx->shell, fx->session);
 
   fx->policy.enabled = TRUE;
   fx->policy.manage_greeter = TRUE;
   make_greeter (fx->session);
-  assert_no_group (fx, &fx->shell, TRUE, fx->session);
+  assert_no_group (fx, &fx->shell, fx->session);
 }
 
 static void
@@ -960,10 +1024,10 @@ main (int argc, char **argv)
   ADD ("/model/splits/policy-off", test_splits_policy_off);
   ADD ("/model/splits/closing", test_splits_closing);
   ADD ("/model/terminal-weight", test_terminal_weight);
+  ADD ("/model/verdict", test_verdict);
   ADD ("/model/starts-group/leader-on-pts", test_starts_group);
   ADD ("/model/starts-group/not-leader", test_starts_group_not_leader);
   ADD ("/model/starts-group/no-pts", test_starts_group_no_pts);
-  ADD ("/model/starts-group/not-in-scope", test_starts_group_not_in_scope);
   ADD ("/model/starts-group/no-session", test_starts_group_no_session);
   ADD ("/model/starts-group/not-splitting", test_starts_group_not_splitting);
   ADD ("/model/pty-is-session-tty/match", test_pty_is_session_tty);

@@ -62,7 +62,7 @@ config_parse (const char *key, const char *text, TtgPolicy *out)
   g_assert_true (g_file_set_contents (file, contents, -1, &error));
   g_assert_no_error (error);
 
-  ok = ttg_config_load (file, dropins, out, &error);
+  ok = ttg_config_load (file, dropins, out, NULL, &error);
   g_assert_true (ok == (error == NULL));
   if (!ok)
     g_assert_error (error, TTG_ERROR, TTG_ERROR_INVALID_POLICY);
