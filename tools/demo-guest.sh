@@ -5,7 +5,7 @@
 # without ttygroup; then a desktop user flips her gsettings switch.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 SECS=${1:-8}
 hr() { printf '\n==== %s ====\n' "$*"; }

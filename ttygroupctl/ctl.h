@@ -27,7 +27,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (sd_bus_error, sd_bus_error_free)
  * should still not hang a script forever. */
 #define INTERACTIVE_TIMEOUT_USEC (5 * 60 * G_USEC_PER_SEC)
 
-/* The options of the command line (ttygroupctl.c). */
+/* The options of the command line (ctl-main.c). */
 extern JsonMode arg_json;
 extern gboolean arg_no_ask_password;
 extern gboolean arg_no_legend;

@@ -5,7 +5,7 @@
  * message); GVariant turns any bytes into a value of that type. */
 #include <string.h>
 
-#include "agentpolicy.h"
+#include "agent-policy.h"
 #include "fuzz.h"
 #include "ttg-bus.h"
 

@@ -5,7 +5,7 @@
  * manager's cgroup from /proc/self/cgroup). */
 #include <string.h>
 
-#include "agentpolicy.h"
+#include "agent-policy.h"
 #include "fuzz.h"
 #include "procstat.h"
 

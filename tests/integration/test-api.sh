@@ -6,7 +6,7 @@
 # the interface XML and org.ttygroup1(5) agree.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 DEST=org.ttygroup1
 OPATH=/org/ttygroup1

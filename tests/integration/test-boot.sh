@@ -7,7 +7,7 @@
 # again by the bus when a call to org.ttygroup1 finds it stopped.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 usec_of() { systemctl show "$@" --value; }
 

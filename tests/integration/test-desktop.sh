@@ -6,7 +6,7 @@
 # polkit message, settings schema and ttygroupctl under de_DE.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 SCHEMA=org.ttygroup1
 

@@ -7,7 +7,7 @@
 # terminals are still grouped and the service logged no error.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 FOREIGN="not ttygroup's"
 

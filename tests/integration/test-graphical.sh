@@ -8,7 +8,7 @@
 # (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 REBOOT=org.freedesktop.login1.reboot   # implicit active: yes, any/inactive: auth_admin_keep
 # The window: with grouping the probe gets ~0.49 of the CPU, without ~0.10;

@@ -5,7 +5,7 @@
 # and writing the cgroup.procs of a session scope to move processes back.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 MAX_EXPOSURE=3.0
 SANITIZER_DROPIN=/etc/systemd/system/ttygroupd.service.d/50-sanitizer.conf

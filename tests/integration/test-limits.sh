@@ -6,7 +6,7 @@
 # group when the limit allows. Other users' terminals are grouped meanwhile.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 LIMITS=/etc/ttygroup/ttygroup.conf.d/60-limits.conf
 

@@ -5,7 +5,7 @@
 # (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 # The window: with grouping the probe gets ~0.49 of the CPU, without ~0.10;
 # the thresholds are 0.45 and 0.15. Over 3 s the probe runs ~700 slices of

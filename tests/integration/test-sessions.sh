@@ -3,7 +3,7 @@
 # sessions each their own.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 ttg_setup_each() {
     ttg_policy ActiveSessionWeight=300 SessionWeight=150 RemoteSessionWeight=70 TerminalWeight=120

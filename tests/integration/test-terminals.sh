@@ -4,7 +4,7 @@
 # session's terminals are split out.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 REBOOT=org.freedesktop.login1.reboot   # implicit active: yes, any/inactive: auth_admin_keep
 

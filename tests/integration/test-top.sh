@@ -7,7 +7,7 @@
 # (--iterations) is read line by line, with the time each snapshot came.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 DEST=org.ttygroup1 OPATH=/org/ttygroup1 IFACE=org.ttygroup1.Manager
 GO=/run/ttg-top-go   # a fifo: the hog terminal waits on it without using the CPU

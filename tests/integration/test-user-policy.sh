@@ -3,7 +3,7 @@
 # system policy, as polkit allows (the active local user: yes).
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 ttg_setup_each() {
     ttg_policy TerminalWeight=100

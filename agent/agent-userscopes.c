@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "build-config.h"
 
-#include "userscopes.h"
+#include "agent-userscopes.h"
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
-#include "agentpolicy.h"
+#include "agent-policy.h"
 
 #define SYSTEMD_NAME "org.freedesktop.systemd1"
 #define SYSTEMD_PATH "/org/freedesktop/systemd1"

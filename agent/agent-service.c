@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "build-config.h"
 
-#include "agent.h"
+#include "agent-service.h"
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
 
-#include "agentpolicy.h"
+#include "agent-policy.h"
 #include "ttg-bus.h"
-#include "userscopes.h"
+#include "agent-userscopes.h"
 
 struct _TtgAgent {
   GSettings *settings;

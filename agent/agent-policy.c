@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "agentpolicy.h"
+#include "agent-policy.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 # turning it on groups them again; restarts (clean or kill -9) change nothing.
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
+. /opt/ttygroup-test/lib/service.sh
 
 ttg_setup_each() {
     ttg_policy SessionWeight=150 TerminalWeight=120

@@ -4,13 +4,13 @@
 # SetUserPolicy). After every cycle: the old terminals are grouped again (each
 # in one group), a new terminal is grouped, the weights are the policy's, and
 # a probe next to ten CPU hogs in another terminal gets its fair half of one
-# CPU. The same with restarts of the service: test-toggle-cycles-restart.sh.
+# CPU. The same with restarts of the service: test-switches-across-restarts.sh.
 # It runs beside another VM: a neighbour does not move a CPU share
 # (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
-. /opt/ttygroup-test/integration/toggle.sh
+. /opt/ttygroup-test/lib/service.sh
+. /opt/ttygroup-test/lib/switches.sh
 
 testcase_enabled_off_and_on() {
     S=$(ttg_open_pty_session alice)

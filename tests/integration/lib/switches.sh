@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers of test-toggle-cycles.sh and test-toggle-cycles-restart.sh (sourced after
+# Helpers of test-switches-off-on.sh and test-switches-across-restarts.sh (sourced after
 # lib.sh and service.sh, inside the VM): terminals with ten CPU hogs and a
 # quiet one in a session, and what a user would check after grouping was
 # turned off (check_off) and on again (check_on).

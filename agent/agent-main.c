@@ -8,8 +8,8 @@
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 
-#include "agent.h"
-#include "agentpolicy.h"
+#include "agent-service.h"
+#include "agent-policy.h"
 #include "ttg-bus.h"
 
 /* One agent per user: the first to own this name on the user's bus. */

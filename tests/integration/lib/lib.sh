@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# tests/integration/lib.sh — helpers for ttygroup integration tests.
+# tests/integration/lib/lib.sh — helpers for ttygroup integration tests.
 #
 # Runs INSIDE the test VM, as root, sourced by a test script:
 #     #!/bin/bash

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Grouping turned off and on again by every switch there is, with
 # `systemctl restart ttygroupd` between cycles (and, for the system's own
-# switches, while off): after every cycle what test-toggle-cycles.sh checks.
+# switches, while off): after every cycle what test-switches-off-on.sh checks.
 # It runs beside another VM: a neighbour does not move a CPU share
 # (docs/testbed.md, "The suite", says why and what was measured).
 set -eu
 . /opt/ttygroup-test/lib.sh
-. /opt/ttygroup-test/integration/service.sh
-. /opt/ttygroup-test/integration/toggle.sh
+. /opt/ttygroup-test/lib/service.sh
+. /opt/ttygroup-test/lib/switches.sh
 
 # cycle_across_restarts HOW WEIGHT_WHEN_OFF: a setting of the system (SetPolicy,
 # the configuration) survives a restart: restarted while off, it stays off;
