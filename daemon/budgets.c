@@ -48,12 +48,6 @@ ttg_budgets_set_limits (TtgBudgets *b, const TtgLimits *limits)
   return TRUE;
 }
 
-const TtgLimits *
-ttg_budgets_get_limits (TtgBudgets *b)
-{
-  return &b->limits;
-}
-
 static UserBudget *
 lookup (TtgBudgets *b, uid_t uid)
 {

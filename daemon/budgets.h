@@ -25,7 +25,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgBudgets, ttg_budgets_free)
 
 /* FALSE when limits equal the ones in force (nothing changes). */
 gboolean ttg_budgets_set_limits (TtgBudgets *b, const TtgLimits *limits);
-const TtgLimits *ttg_budgets_get_limits (TtgBudgets *b);
 
 /* May the terminal led by leader, of uid, who has live_groups terminal
  * groups now, get one more? TTG_ADMIT_YES takes a token and forgets that

@@ -121,29 +121,6 @@ decide_session_weight (const TtgPolicy *p, const TtgSession *s, const char **rea
   return p->session_weight;
 }
 
-guint64
-ttg_model_session_weight (const TtgPolicy *p, const TtgSession *s)
-{
-  const char *reason;
-
-  g_return_val_if_fail (p != NULL, TTG_WEIGHT_UNSET);
-  g_return_val_if_fail (s != NULL, TTG_WEIGHT_UNSET);
-
-  return decide_session_weight (p, s, &reason);
-}
-
-const char *
-ttg_model_session_weight_reason (const TtgPolicy *p, const TtgSession *s)
-{
-  const char *reason;
-
-  g_return_val_if_fail (p != NULL, NULL);
-  g_return_val_if_fail (s != NULL, NULL);
-
-  decide_session_weight (p, s, &reason);
-  return reason;
-}
-
 /* Why ptys of s are (not) split, under p; NULL when they are. */
 static const char *
 why_terminals_not_split (const TtgPolicy *system, const TtgPolicy *p, const TtgSession *s)
@@ -189,25 +166,6 @@ ttg_model_judge_session (const TtgPolicy *system, const TtgPolicy *p, const TtgS
   out->splits_terminals = not_split == NULL;
   out->split_reason = not_split ? not_split : "it is the user's display session";
   out->terminal_weight = p->enabled ? p->terminal_weight : TTG_WEIGHT_UNSET;
-}
-
-gboolean
-ttg_model_session_splits_terminals (const TtgPolicy *p, const TtgSession *s)
-{
-  g_return_val_if_fail (p != NULL, FALSE);
-
-  return why_terminals_not_split (p, p, s) == NULL;
-}
-
-guint64
-ttg_model_terminal_weight (const TtgPolicy *p, const TtgSession *s)
-{
-  TtgVerdict v;
-
-  g_return_val_if_fail (p != NULL, TTG_WEIGHT_UNSET);
-
-  ttg_model_judge_session (p, p, s, &v);
-  return v.terminal_weight;
 }
 
 gboolean

@@ -33,27 +33,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgSession, ttg_session_free)
 /* "session-<id>.scope", newly allocated. */
 char *ttg_session_scope_name (const char *session_id);
 
-/* The CPUWeight the policy wants on the session's scope; TTG_WEIGHT_UNSET
- * when the service must not set one (grouping disabled, or a greeter /
- * lock-screen session while ManageGreeter is false, or a closing session). */
-guint64 ttg_model_session_weight (const TtgPolicy *p, const TtgSession *s);
-
-/* Why the session gets that weight, for logs and (later) the API:
- * "active session of seat0", "remote session", "disabled", ... static string. */
-const char *ttg_model_session_weight_reason (const TtgPolicy *p, const TtgSession *s);
-
-/* TRUE when ptys of this session are split into their own groups: enabled,
- * GroupTerminals, a user session that is not closing, and the user's display
- * session (moving a process out of a session scope makes polkit judge it by
- * the user's display session, so only that one is split). */
-gboolean ttg_model_session_splits_terminals (const TtgPolicy *p, const TtgSession *s);
-
-/* Weight of each pty group of the session. */
-guint64 ttg_model_terminal_weight (const TtgPolicy *p, const TtgSession *s);
-
-/* Everything decided about one session, with the reasons, in one place:
+/* Everything decided about one session, with the reasons, in one place
+ * (one branch decides each weight and its reason, so they cannot disagree):
  * the manager judges each session once per change of the sessions or the
  * policies, and reconcile, explain, the journal and the API read that. */
+/* The session's weight is TTG_WEIGHT_UNSET (the service must not set one)
+ * when grouping is disabled, for a greeter / lock-screen session while
+ * ManageGreeter is false, and for a closing session. Its ptys are split
+ * when grouping and GroupTerminals are on, it is a user session that is not
+ * closing, and it is the user's display session (moving a process out of a
+ * session scope makes polkit judge it by the user's display session). */
 typedef struct {
   gboolean grouped;             /* the policy that rules it groups at all (else
                                  * split_reason says whose choice that was) */

@@ -57,6 +57,21 @@ fixture_teardown (Fixture *fx, gconstpointer user_data)
   g_clear_pointer (&fx->session, ttg_session_free);
 }
 
+/* The verdict's parts, asked one at a time. */
+static TtgVerdict
+judge (const TtgPolicy *p, const TtgSession *s)
+{
+  TtgVerdict v;
+
+  ttg_model_judge_session (p, p, s, &v);
+  return v;
+}
+
+static guint64 session_weight (const TtgPolicy *p, const TtgSession *s) { return judge (p, s).session_weight; }
+static const char *session_weight_reason (const TtgPolicy *p, const TtgSession *s) { return judge (p, s).session_reason; }
+static gboolean splits_terminals (const TtgPolicy *p, const TtgSession *s) { return judge (p, s).splits_terminals; }
+static guint64 terminal_weight (const TtgPolicy *p, const TtgSession *s) { return judge (p, s).terminal_weight; }
+
 static void
 make_remote (TtgSession *s)
 {
@@ -105,8 +120,8 @@ test_scope_name (void)
 static void
 assert_weight (const TtgPolicy *p, const TtgSession *s, guint64 weight, const char *reason)
 {
-  g_assert_cmpuint (ttg_model_session_weight (p, s), ==, weight);
-  g_assert_cmpstr (ttg_model_session_weight_reason (p, s), ==, reason);
+  g_assert_cmpuint (session_weight (p, s), ==, weight);
+  g_assert_cmpstr (session_weight_reason (p, s), ==, reason);
 }
 
 static void
@@ -188,7 +203,7 @@ test_weight_other_classes (Fixture *fx, gconstpointer user_data)
     {
       set_str (&fx->session->klass, others[i]);
       assert_weight (&fx->policy, fx->session, TTG_WEIGHT_UNSET, "not a user session");
-      g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+      g_assert_false (splits_terminals (&fx->policy, fx->session));
     }
 
   set_str (&fx->session->klass, NULL);
@@ -198,7 +213,7 @@ test_weight_other_classes (Fixture *fx, gconstpointer user_data)
     {
       set_str (&fx->session->klass, users[i]);
       assert_weight (&fx->policy, fx->session, 200, "active session of its seat");
-      g_assert_true (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+      g_assert_true (splits_terminals (&fx->policy, fx->session));
     }
 }
 
@@ -240,16 +255,16 @@ test_weight_unset_is_reset (void)
 static void
 test_splits (Fixture *fx, gconstpointer user_data)
 {
-  g_assert_true (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_true (splits_terminals (&fx->policy, fx->session));
 
   /* An inactive or remote session still splits while it is the display
    * session: for an ssh-only user the ssh session is. */
   fx->session->active = FALSE;
-  g_assert_true (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_true (splits_terminals (&fx->policy, fx->session));
   make_remote (fx->session);
-  g_assert_true (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_true (splits_terminals (&fx->policy, fx->session));
 
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, NULL));
+  g_assert_false (splits_terminals (&fx->policy, NULL));
 }
 
 static void
@@ -258,54 +273,54 @@ test_splits_not_display (Fixture *fx, gconstpointer user_data)
   /* A second session of the user (ssh while logged in locally): splitting
    * it would make polkit judge its ptys as the local session. */
   fx->session->is_display = FALSE;
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 
   make_remote (fx->session);
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 }
 
 static void
 test_splits_greeter (Fixture *fx, gconstpointer user_data)
 {
   make_greeter (fx->session);
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 
   /* Managing greeters weighs them; it never splits them. */
   fx->policy.manage_greeter = TRUE;
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 
   set_str (&fx->session->klass, "lock-screen");
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 }
 
 static void
 test_splits_policy_off (Fixture *fx, gconstpointer user_data)
 {
   fx->policy.group_terminals = FALSE;
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 
   fx->policy.group_terminals = TRUE;
   fx->policy.enabled = FALSE;
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 }
 
 static void
 test_splits_closing (Fixture *fx, gconstpointer user_data)
 {
   set_str (&fx->session->state, "closing");
-  g_assert_false (ttg_model_session_splits_terminals (&fx->policy, fx->session));
+  g_assert_false (splits_terminals (&fx->policy, fx->session));
 }
 
 static void
 test_terminal_weight (Fixture *fx, gconstpointer user_data)
 {
-  g_assert_cmpuint (ttg_model_terminal_weight (&fx->policy, fx->session), ==, 100);
+  g_assert_cmpuint (terminal_weight (&fx->policy, fx->session), ==, 100);
 
   fx->policy.terminal_weight = 25;
-  g_assert_cmpuint (ttg_model_terminal_weight (&fx->policy, fx->session), ==, 25);
+  g_assert_cmpuint (terminal_weight (&fx->policy, fx->session), ==, 25);
 
   fx->policy.enabled = FALSE;
-  g_assert_cmpuint (ttg_model_terminal_weight (&fx->policy, fx->session), ==,
+  g_assert_cmpuint (terminal_weight (&fx->policy, fx->session), ==,
                     TTG_WEIGHT_UNSET);
 }
 
@@ -354,12 +369,12 @@ test_verdict (Fixture *fx, gconstpointer user_data)
       g_assert_nonnull (strstr (v.split_reason, cases[i].reason));
       /* The split agrees with the single-question form of the same rule. */
       if (!cases[i].gone)
-        g_assert_cmpint (v.splits_terminals, ==, ttg_model_session_splits_terminals (&user, fx->session));
+        g_assert_cmpint (v.splits_terminals, ==, splits_terminals (&user, fx->session));
       /* The weight and its reason come from one branch. */
       if (!cases[i].gone)
         {
-          g_assert_cmpuint (v.session_weight, ==, ttg_model_session_weight (&user, fx->session));
-          g_assert_cmpstr (v.session_reason, ==, ttg_model_session_weight_reason (&user, fx->session));
+          g_assert_cmpuint (v.session_weight, ==, session_weight (&user, fx->session));
+          g_assert_cmpstr (v.session_reason, ==, session_weight_reason (&user, fx->session));
         }
       else
         g_assert_cmpuint (v.session_weight, ==, TTG_WEIGHT_UNSET);
