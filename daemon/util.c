@@ -171,7 +171,9 @@ ttg_timer_arm (sd_event *event, sd_event_source **source, guint64 delay_usec,
     return;
   if (!*source)
     {
-      r = sd_event_add_time (event, source, CLOCK_MONOTONIC, now + delay_usec, 0, handler, user_data);
+      /* Accuracy 1 us: sd-event would otherwise fire up to 250 ms late, and
+       * a rescan or retry that is due now should come now. */
+      r = sd_event_add_time (event, source, CLOCK_MONOTONIC, now + delay_usec, 1, handler, user_data);
       if (r < 0)
         ttg_log_err ("event", "Failed to arm a timer: %s", g_strerror (-r));
       return;

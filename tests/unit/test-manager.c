@@ -375,6 +375,110 @@ test_start_refused_retried (Fixture *fx, gconstpointer user_data)
   g_assert_cmpstr (fake_proc_cgroup (4242), ==, SLICE "/" UNIT_A);
 }
 
+/* Every switch off and on, cycle after cycle, with systemd collecting the
+ * old scopes before the switch comes back or not: after each cycle both
+ * terminals are in groups of their own (each in one), with the policy's
+ * weight, and a terminal opened then is grouped too. The VM scripts
+ * test-switches-* run two such cycles with real systemd and CPU shares;
+ * this runs the service's side of many more. */
+typedef enum { SWITCH_ENABLED, SWITCH_GROUP_TERMINALS, SWITCH_USER } Switch;
+
+static void
+flip (Fixture *fx, Switch sw, gboolean on)
+{
+  TtgPolicy p = *ttg_manager_get_policy (fx->m);
+  TtgUserPolicy u = { .has_enabled = TRUE, .enabled = on };
+
+  switch (sw)
+    {
+    case SWITCH_ENABLED:
+      p.enabled = on;
+      ttg_manager_set_policy (fx->m, &p);
+      break;
+    case SWITCH_GROUP_TERMINALS:
+      p.group_terminals = on;
+      ttg_manager_set_policy (fx->m, &p);
+      break;
+    case SWITCH_USER:
+      ttg_manager_set_user_policy (fx->m, UID, &u);
+      break;
+    }
+  run_due (fx);
+}
+
+/* Finishes the start of unit, through UnitExists first when systemd still
+ * has the old scope. */
+static void
+finish_start (Fixture *fx, const char *unit)
+{
+  guint starts = fake_placer_count ("start", unit);
+
+  g_assert_cmpuint (starts, >=, 1);
+  if (fake_unit_exists (unit))
+    {
+      fake_placer_finish (unit, "refused", "org.freedesktop.systemd1.UnitExists");
+      fake_unit_remove (unit);
+      fake_proc_events_lost (); /* a rescan now, not after the backoff */
+      run_due (fx);
+      g_assert_cmpuint (fake_placer_count ("start", unit), ==, starts + 1);
+    }
+  fake_placer_finish (unit, "done", NULL);
+}
+
+static void
+test_switch_cycles (Fixture *fx, gconstpointer user_data)
+{
+  pid_t next = 6000;
+  TtgLimits limits;
+
+  /* More starts than the default burst allows in a moment. */
+  ttg_limits_init_default (&limits);
+  limits.burst = 1000;
+  ttg_manager_set_limits (fx->m, &limits);
+  add_desktop ();
+  start (fx);
+  finish_start (fx, UNIT_A);
+  finish_start (fx, UNIT_B);
+  for (Switch sw = SWITCH_ENABLED; sw <= SWITCH_USER; sw++)
+    for (guint cycle = 0; cycle < 3; cycle++)
+      {
+        gboolean collected = (cycle + sw) % 2 == 0;
+        g_autofree char *unit_new = NULL;
+
+        fake_placer_clear_calls ();
+        flip (fx, sw, FALSE);
+        g_assert_cmpuint (ttg_manager_count_groups (fx->m), ==, 0);
+        g_assert_cmpstr (fake_proc_cgroup (4300), ==, SCOPE3);
+        g_assert_cmpstr (fake_proc_cgroup (4252), ==, SCOPE3);
+        if (collected)
+          {
+            fake_unit_remove (UNIT_A);
+            fake_unit_remove (UNIT_B);
+          }
+
+        flip (fx, sw, TRUE);
+        finish_start (fx, UNIT_A);
+        finish_start (fx, UNIT_B);
+        g_assert_cmpuint (ttg_manager_count_groups (fx->m), ==, 2);
+        g_assert_cmpstr (fake_proc_cgroup (4242), ==, SLICE "/" UNIT_A);
+        g_assert_cmpstr (fake_proc_cgroup (4300), ==, SLICE "/" UNIT_A);
+        g_assert_cmpstr (fake_proc_cgroup (4252), ==, SLICE "/" UNIT_B);
+        g_assert_cmpuint (fake_placer_weight (UNIT_A), ==, 100);
+
+        /* A terminal opened now: grouped at its exec. */
+        fake_proc_add (next, 4000, next, FAKE_TTY_PTS (10 + cycle), "bash", SCOPE3);
+        fake_proc_event (TTG_PROC_EVENT_EXEC, next);
+        unit_new = g_strdup_printf ("ttygroup-pty-3-%d.scope", (int) next);
+        finish_start (fx, unit_new);
+        g_assert_cmpuint (ttg_manager_count_groups (fx->m), ==, 3);
+        fake_proc_exit (next);
+        fake_proc_event (TTG_PROC_EVENT_EXIT, next);
+        fake_unit_remove (unit_new);
+        g_assert_cmpuint (ttg_manager_count_groups (fx->m), ==, 2);
+        next++;
+      }
+}
+
 /* ---- the groups' table alone ------------------------------------------- */
 
 typedef struct {
@@ -491,6 +595,7 @@ main (int argc, char **argv)
   ADD ("/manager/policy/re-enable-before-collected", test_reenable_before_collected);
   ADD ("/manager/policy/toggle-after-collected", test_toggle_after_collected);
   ADD ("/manager/policy/user", test_user_policy);
+  ADD ("/manager/policy/switch-cycles", test_switch_cycles);
   ADD ("/manager/limits/waiting-list", test_limit_waiting_list);
   ADD ("/manager/restart/adopt", test_adopt_after_restart);
   ADD ("/manager/reexec/confirm-removed", test_reexec_confirm_removed);
