@@ -114,10 +114,10 @@ assert_rc() {
 wait_until() {
     local timeout=$1; shift
     # bash's own clock (microseconds): no date process forked per poll
-    local deadline=$(( ${EPOCHREALTIME/./} + ${timeout%.*} * 1000000 ))
+    local deadline=$(( ${EPOCHREALTIME//[!0-9]/} + ${timeout%.*} * 1000000 ))
     while true; do
         if "$@" >/dev/null 2>&1; then return 0; fi
-        if (( ${EPOCHREALTIME/./} >= deadline )); then
+        if (( ${EPOCHREALTIME//[!0-9]/} >= deadline )); then
             echo "wait_until: timed out after ${timeout} s: $* ($(_ttg_where))" >&2
             return 1
         fi
