@@ -365,7 +365,6 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
       return;
     }
 
-  gs->listener.start_failed (unit, gs->listener_data);
   if (error && sd_bus_error_has_name (error, "org.freedesktop.systemd1.UnitExists"))
     {
       /* A dissolved group of the same leader is still being collected; the
@@ -394,6 +393,7 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
 
   /* Refused, or the job failed (a dependency, an assertion, a process that
    * could not be moved): said once, then retried ever more rarely. */
+  gs->listener.start_failed (unit, gs->listener_data);
   if (!g_hash_table_contains (gs->start_failures, unit))
     ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s, "
                   "trying again later", unit, result, error ? ": " : "",

@@ -46,7 +46,8 @@ typedef struct {
 typedef struct {
   /* A scope job finished: g is in place. */
   void (*placed) (const TtgGroup *g, gpointer user_data);
-  /* systemd refused a start or the job failed. */
+  /* systemd refused a start or its job failed (not: the unit still
+   * existed, or the process was gone: those are retried as they are). */
   void (*start_failed) (const char *unit, gpointer user_data);
   /* g was taken over after the start-up (an orphan, or a leader found in
    * its scope): it wants its weight (ttg_groups_set_weight). */
