@@ -12,7 +12,7 @@
 
 #include <systemd/sd-daemon.h>
 
-#include "cpucheck.h"
+#include "cpuwatch.h"
 #include "logind.h"
 #include "model.h"
 #include "placer.h"
@@ -85,9 +85,9 @@ struct TtgManager {
   TtgProcmon *procmon;
   sd_event_source *rescan;
 
-  gboolean cpu_usable;
-  const char *cpu_why;
+  TtgCpuWatch *cpuwatch;
   guint64 placements;
+  guint64 placement_failures; /* starts systemd refused or failed */
 
   TtgManagerListener listener;
   gpointer listener_data;
@@ -676,6 +676,7 @@ on_scope_started (const char *unit, const char *result, const sd_bus_error *erro
 
   /* Refused, or the job failed (a dependency, an assertion, a process that
    * could not be moved): said once, then retried ever more rarely. */
+  m->placement_failures++;
   if (!g_hash_table_contains (m->start_failures, unit))
     ttg_log_warn ("group", "systemd did not start %s (%s%s%s); its processes stay in session %s, "
                   "trying again later", unit, result, error ? ": " : "",
@@ -1051,6 +1052,8 @@ reconcile (TtgManager *m)
       any_split = TRUE;
   if (any_split)
     schedule_rescan (m, 0);
+  if (m->cpuwatch)
+    ttg_cpu_watch_recheck (m->cpuwatch, m->policy.enabled);
   notify_status (m);
 }
 
@@ -1174,15 +1177,13 @@ adopt_groups (TtgManager *m)
 }
 
 static void
-check_cpu (TtgManager *m)
+on_cpu_changed (gpointer user_data)
 {
-  g_autofree char *controllers = ttg_read_file (TTG_CGROUP_ROOT "/cgroup.controllers", NULL);
-  g_autofree char *scx = ttg_read_file ("/sys/kernel/sched_ext/state", NULL);
+  TtgManager *m = user_data;
 
-  m->cpu_usable = ttg_cpu_weights_usable (controllers, scx, &m->cpu_why);
-  if (!m->cpu_usable)
-    ttg_log_warn ("cpu", "CPU weights will have no effect: %s. Grouping goes on, so the groups are ready when this is fixed.",
-                  m->cpu_why);
+  notify_status (m);
+  if (m->listener.cpu_changed)
+    m->listener.cpu_changed (m->listener_data);
 }
 
 TtgManager *
@@ -1214,7 +1215,7 @@ ttg_manager_start (TtgManager *m, GError **error)
 {
   g_autofree char *policy_text = ttg_policy_to_string (&m->policy);
 
-  check_cpu (m);
+  m->cpuwatch = ttg_cpu_watch_new (m->event, "/", on_cpu_changed, m);
   ttg_log_info ("policy", "Policy: %s", policy_text);
 
   adopt_groups (m);
@@ -1247,6 +1248,7 @@ ttg_manager_free (TtgManager *m)
   sd_event_source_disable_unref (m->retry);
   sd_event_source_disable_unref (m->collect);
   sd_event_source_disable_unref (m->orphans);
+  g_clear_pointer (&m->cpuwatch, ttg_cpu_watch_free);
   g_clear_pointer (&m->procmon, ttg_procmon_free);
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->placer, ttg_placer_free);
@@ -1299,18 +1301,31 @@ ttg_manager_get_policy (TtgManager *m)
 }
 
 gboolean
-ttg_manager_cpu_usable (TtgManager *m, const char **why)
+ttg_manager_cpu_effective (TtgManager *m, const char *const **limitations)
 {
-  if (why)
-    *why = m->cpu_why;
-  return m->cpu_usable;
+  static const char *const none[] = { NULL };
+
+  if (limitations)
+    *limitations = m->cpuwatch ? ttg_cpu_watch_limitations (m->cpuwatch) : none;
+  return !m->cpuwatch || ttg_cpu_watch_effective (m->cpuwatch);
+}
+
+void
+ttg_manager_get_counters (TtgManager *m, TtgManagerCounters *out)
+{
+  out->process_events = m->procmon ? ttg_procmon_get_event_count (m->procmon) : 0;
+  out->lost_events = m->procmon ? ttg_procmon_get_lost_count (m->procmon) : 0;
+  out->placements = m->placements;
+  out->placement_failures = m->placement_failures;
 }
 
 char *
 ttg_manager_status_line (TtgManager *m)
 {
-  if (!m->cpu_usable)
-    return g_strdup_printf ("CPU weights unusable: %s", m->cpu_why);
+  const char *const *limitations;
+
+  if (!ttg_manager_cpu_effective (m, &limitations))
+    return g_strdup_printf ("CPU weights cannot act: %s", limitations[0]);
   if (!m->policy.enabled)
     return g_strdup ("Grouping disabled by policy");
   return g_strdup_printf ("%u session(s), %u terminal group(s), %" G_GUINT64_FORMAT " placement(s), %" G_GUINT64_FORMAT " process event(s)",
