@@ -39,6 +39,8 @@ extern guint arg_columns;
  * on a terminal, one snapshot otherwise) (ctl-top.c). */
 extern gint64 arg_delay_usec;
 extern guint arg_iterations;
+/* metrics --output=FILE: write there, atomically, instead of stdout (ctl-metrics.c). */
+extern const char *arg_output;
 /* The command being run, for its messages (ctl-util.c). */
 extern const char *arg_command;
 
@@ -118,6 +120,7 @@ int cmd_enable (char **args, int n);
 int cmd_disable (char **args, int n);
 int cmd_monitor (char **args, int n);
 int cmd_top (char **args, int n);
+int cmd_metrics (char **args, int n);
 
 /* The values --delay and --iterations take: seconds (a decimal number,
  * "0.5", from 0.1 to 3600) and a count (1 to 1000000). FALSE for anything
