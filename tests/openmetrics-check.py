@@ -1,13 +1,17 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Reads what `ttygroupctl metrics` printed with a real parser of the
 OpenMetrics text format (prometheus_client's, Debian's
 python3-prometheus-client) and checks the families ttygroup promises.
 
 Usage: openmetrics-check.py [--expect-groups N] [--min-groups N]
-                            [--effective 0|1] [--sample] (FILE... | --run CMD [ARG...])
+                            [--effective 0|1] [--sample] (PATH... | --run CMD [ARG...])
+PATH: a file, or a directory whose *.prom files are checked (at least one;
+tools/vm's "# vm-host-check:" gives the files a test left in the VM).
 --sample: the input is test-metrics --print-sample; its odd label values
 must come back exactly. Exit status 0 when every check holds."""
+import glob
+import os
 import subprocess
 import sys
 
@@ -111,7 +115,16 @@ def main(argv):
         out = subprocess.run(run, check=True, stdout=subprocess.PIPE).stdout.decode("utf-8")
         check(out, " ".join(run[:1]), opts)
     elif files:
+        paths = []
         for f in files:
+            if os.path.isdir(f):
+                found = sorted(glob.glob(os.path.join(f, "**", "*.prom"), recursive=True))
+                if not found:
+                    fail(f"{f}: no *.prom file in it")
+                paths += found
+            else:
+                paths.append(f)
+        for f in paths:
             with open(f, encoding="utf-8") as fh:
                 check(fh.read(), f, opts)
     else:

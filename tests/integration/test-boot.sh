@@ -30,6 +30,17 @@ testcase_started_by_systemd_at_boot() {
     assert_eq "$(systemctl --failed --no-legend --plain | grep -c ttygroup || true)" 0
 }
 
+testcase_weights_can_act_after_boot() {
+    local p=(busctl get-property org.ttygroup1 /org/ttygroup1 org.ttygroup1.Manager)
+    # a normal boot: nothing in the way of the weights (test-nocpu.sh: a boot where there is)
+    assert_eq "$("${p[@]}" Effective)" "b true"
+    assert_eq "$("${p[@]}" Limitations)" "as 0"
+    assert_in "^Effective: +yes" "$(ttygroupctl --no-pager status | head -n1)"
+    # the Prometheus timer is shipped, not enabled, by the build and the package alike
+    assert_eq "$(systemctl is-enabled ttygroup-metrics.timer || true)" disabled
+    assert_false systemctl is-active -q ttygroup-metrics.timer
+}
+
 testcase_first_login_is_grouped() {
     local s p
     s=$(ttg_open_pty_session alice)

@@ -1,0 +1,131 @@
+#!/bin/bash
+# vm-host-check: tests/openmetrics-check.py --effective 1 --min-groups 3
+# A normal machine (the saved guest, resumed): the weights can act
+# (Effective true, no Limitations, said first by ttygroupctl status);
+# ttygroupctl metrics prints the groups' figures; ttygroup-metrics.timer is
+# installed disabled and, once enabled, writes the .prom file of
+# node-exporter's textfile collector, whole every time and replaced by a
+# rename. The files left in $OUT are read on the host by prometheus_client's
+# OpenMetrics parser (the line above: tools/vm runs it after this script).
+set -eu
+. /opt/ttygroup-test/lib.sh
+. /opt/ttygroup-test/integration/service.sh
+
+OUT=$TTG_TEST_DIR/out
+PROM_DIR=/var/lib/prometheus/node-exporter
+PROM=$PROM_DIR/ttygroup.prom
+mkdir -p "$OUT"
+
+prop() { busctl get-property org.ttygroup1 /org/ttygroup1 org.ttygroup1.Manager "$1"; }
+
+# One terminal group of alice's for the figures, for every testcase
+# (opened before run_testcases, so it stays open between them).
+S=$(ttg_open_pty_session alice)
+P=$(ttg_new_pty_in_session "$S" 'sleep 900')
+wait_until 30 ttg_grouped "$P"
+UNIT=$(ttg_unit_of_pid "$P")
+
+testcase_weights_can_act() {
+    local status
+    assert_eq "$(prop Effective)" "b true"
+    assert_eq "$(prop Limitations)" "as 0"
+    # The check after the reconcile that placed the terminal looks down the
+    # path to user-1001.slice as well; it runs about 2 s after it
+    # (TTG_CPU_WATCH_SETTLE_USEC): the verdict must still hold after that.
+    sleep 3
+    assert_eq "$(prop Effective)" "b true"
+    assert_in "cpu" "$(cat /sys/fs/cgroup/user.slice/user-1001.slice/cgroup.controllers)"
+    status=$(ttygroupctl --no-pager status)
+    echo "$status"
+    assert_in "^Effective: +yes" "$(head -n1 <<<"$status")"
+    assert_not_in "Limitation" "$status"
+    assert_in "Placements: +[1-9]" "$status"
+    assert_in "PlacementFailures: +0" "$status"
+    assert_in '"Effective":true,"Limitations":\[\]' "$(ttygroupctl --json status)"
+    assert_not_in "CPU weights cannot act" "$(journalctl -b -u ttygroupd -o cat --no-pager)"
+}
+
+testcase_metrics_name_the_groups() {
+    local m line
+    m=$(ttygroupctl metrics)
+    printf '%s\n' "$m" > "$OUT/ttygroupctl-metrics.prom"
+    assert_eq "$(tail -n1 <<<"$m")" "# EOF"
+    line=$(grep "^ttygroup_group_weight{unit=\"$UNIT\"" <<<"$m")
+    echo "$line"
+    assert_in "kind=\"terminal\",session=\"$S\",uid=\"1001\"} [1-9]" "$line"
+    assert_in "^ttygroup_group_cpu_usage_seconds_total\{unit=\"$UNIT\",.*\} [0-9]+\.[0-9]{6}$" "$m"
+    assert_in "^ttygroup_group_cpu_pressure_some_seconds_total\{unit=\"session-$S.scope\"" "$m"
+    assert_in "^ttygroup_effective 1$" "$m"
+    assert_in "^ttygroup_placements_total [1-9]" "$m"
+    assert_in "^ttygroup_process_events_total [1-9]" "$m"
+    # --output belongs to metrics alone
+    assert_rc 2 ttygroupctl --output=/tmp/x status
+}
+
+testcase_timer_writes_the_file_atomically() {
+    local i n_reads inodes before after security trigger
+    # shipped disabled, not running, no file yet
+    assert_eq "$(systemctl is-enabled ttygroup-metrics.timer || true)" disabled
+    assert_false systemctl is-active -q ttygroup-metrics.timer
+    assert_false test -e "$PROM"
+
+    systemctl enable --now ttygroup-metrics.timer
+    # the timer's first run, at once (OnActiveSec=0), makes the directory and the file
+    wait_until 60 test -s "$PROM"
+    assert_true systemctl is-active -q ttygroup-metrics.timer
+    assert_eq "$(stat -c %a "$PROM")" 644
+    assert_eq "$(tail -n1 "$PROM")" "# EOF"
+    assert_in "^ttygroup_group_weight\{unit=\"$UNIT\"" "$(cat "$PROM")"
+    cp "$PROM" "$OUT/timer-first.prom"
+    assert_eq "$(systemctl show -p Result --value ttygroup-metrics.service)" success
+    trigger=$(systemctl show -p LastTriggerUSecMonotonic --value ttygroup-metrics.timer)
+
+    # Replaced, never rewritten in place: a reader looping over the file sees
+    # it whole every time while it is written again and again, and the inode
+    # changes with each write (rename of a new file).
+    before=$(stat -c %i "$PROM")
+    rm -f "$OUT"/reads
+    (
+        n=0
+        while [[ ! -e $OUT/stop ]]; do
+            t=$(cat "$PROM")
+            [[ $t == "# TYPE "* && $t == *$'\n# EOF' ]] || { printf '%s\n' "$t" > "$OUT/partial"; exit 1; }
+            stat -c %i "$PROM" >> "$OUT/inodes"
+            n=$((n + 1))
+        done
+        echo "$n" > "$OUT/reads"
+    ) &
+    for i in 1 2 3 4 5; do
+        systemctl start ttygroup-metrics.service
+    done
+    # and the timer's own next run, 15 s after the last one (OnUnitActiveSec)
+    wait_until 45 test "$(systemctl show -p LastTriggerUSecMonotonic --value ttygroup-metrics.timer)" != "$trigger"
+    wait_until 20 test "$(systemctl show -p ActiveState --value ttygroup-metrics.service)" = inactive
+    touch "$OUT/stop"
+    wait
+    rm -f "$OUT/stop"
+    assert_false test -e "$OUT/partial"
+    n_reads=$(cat "$OUT/reads")
+    inodes=$(sort -u "$OUT/inodes" | wc -l)
+    rm -f "$OUT/reads" "$OUT/inodes"
+    after=$(stat -c %i "$PROM")
+    echo "reads of the file while it was replaced: $n_reads, inodes seen: $inodes"
+    assert_true test "$n_reads" -ge 5
+    assert_true test "$inodes" -ge 2
+    assert_ne "$after" "$before" "the file was rewritten in place"
+    # nothing but the file is left in the collector's directory
+    assert_eq "$(ls -A "$PROM_DIR")" ttygroup.prom
+    cp "$PROM" "$OUT/timer-last.prom"
+
+    # hardened like ttygroupd.service
+    security=$(systemd-analyze security --no-pager ttygroup-metrics.service | tail -n1)
+    echo "$security"
+    assert_in "Overall exposure level for ttygroup-metrics.service: [0-2]\.[0-9] " "$security"
+
+    systemctl disable --now ttygroup-metrics.timer
+}
+
+rc=0
+run_testcases "$@" || rc=$?
+ttg_close_session "$S" >/dev/null || true
+exit "$rc"
