@@ -8,6 +8,8 @@
 #define CGROUP_MOUNT "/sys/fs/cgroup"
 /* A scheduler's name is shown in a sentence: this much of it at most. */
 #define SCHED_NAME_MAX 64
+/* ... and a mount point. */
+#define MOUNT_POINT_MAX 256
 
 const char *
 ttg_cgroup_mount_to_string (TtgCgroupMount mount)
@@ -224,18 +226,25 @@ ttg_cpu_input_read (TtgCpuInput *in, const char *root)
     }
 }
 
-/* The scheduler's name as it may stand in a sentence: the first line,
- * printable ASCII but quotes and backslashes, at most SCHED_NAME_MAX. */
+/* Text from a file as it may stand in a sentence (a D-Bus string, a
+ * journal line): the first line, printable ASCII but quotes and
+ * backslashes (each other byte a '?'), at most max bytes, trimmed. */
 static char *
-sched_name (const char *ops)
+printable (const char *text, gsize max)
 {
   GString *name = g_string_new (NULL);
 
-  for (const char *p = ops ? ops : ""; *p && *p != '\n' && name->len < SCHED_NAME_MAX; p++)
+  for (const char *p = text ? text : ""; *p && *p != '\n' && name->len < max; p++)
     g_string_append_c (name, g_ascii_isprint (*p) && *p != '"' && *p != '\\' ? *p : '?');
   g_strstrip (name->str);
   name->len = strlen (name->str);
   return g_string_free (name, FALSE);
+}
+
+static char *
+sched_name (const char *ops)
+{
+  return printable (ops, SCHED_NAME_MAX);
 }
 
 static const TtgCgroupLevel *
@@ -329,9 +338,13 @@ check_cgroups (const TtgCpuInput *in, GPtrArray *out)
   if (!ttg_controller_list_has (root_controllers, "cpu"))
     {
       if (cpu_v1_at)
-        g_ptr_array_add (out, g_strdup_printf ("the cpu controller is bound to a cgroup v1 hierarchy "
-                                               "(mounted at %s): cgroup v2's " CGROUP_MOUNT
-                                               "/cgroup.controllers lacks cpu", cpu_v1_at));
+        {
+          g_autofree char *at = printable (cpu_v1_at, MOUNT_POINT_MAX);
+
+          g_ptr_array_add (out, g_strdup_printf ("the cpu controller is bound to a cgroup v1 hierarchy "
+                                                 "(mounted at %s): cgroup v2's " CGROUP_MOUNT
+                                                 "/cgroup.controllers lacks cpu", at));
+        }
       else if (ttg_cmdline_disables_cpu (in->cmdline))
         g_ptr_array_add (out, g_strdup ("the cpu controller is disabled on the kernel command line "
                                         "(cgroup_disable=cpu): " CGROUP_MOUNT

@@ -263,6 +263,19 @@ test_cpu_bound_to_v1 (Tree *t, gconstpointer data)
 }
 
 static void
+test_odd_mount_point (Tree *t, gconstpointer data)
+{
+  /* mountinfo's octal escapes may make a newline or bytes that are not
+   * UTF-8: the sentence (a D-Bus string) keeps one line of ASCII */
+  put (t, "proc/self/mountinfo", MOUNTS_UNIFIED
+       "40 22 0:40 / /mnt/a\\012b\\377\"c rw,relatime shared:20 - cgroup cgroup rw,cpu\n");
+  put (t, "sys/fs/cgroup/cgroup.controllers", CONTROLLERS_NO_CPU);
+  assert_limitations (t, TRUE, (const char *const[]) {
+    "the cpu controller is bound to a cgroup v1 hierarchy (mounted at /mnt/a): "
+    "cgroup v2's /sys/fs/cgroup/cgroup.controllers lacks cpu", NULL });
+}
+
+static void
 test_user_slice_without_cpu (Tree *t, gconstpointer data)
 {
   /* DisableControllers=cpu on user.slice, applied: the root does not enable
@@ -419,6 +432,7 @@ main (int argc, char **argv)
   ADD_TREE ("cgroup-disable-cpu", test_cgroup_disable_cpu);
   ADD_TREE ("root-without-cpu", test_root_without_cpu);
   ADD_TREE ("cpu-bound-to-v1", test_cpu_bound_to_v1);
+  ADD_TREE ("odd-mount-point", test_odd_mount_point);
   ADD_TREE ("user-slice-without-cpu", test_user_slice_without_cpu);
   ADD_TREE ("one-user-slice-without-cpu", test_one_user_slice_without_cpu);
   ADD_TREE ("slices-in-order", test_slices_without_cpu_in_order);
