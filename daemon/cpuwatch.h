@@ -30,9 +30,9 @@ void ttg_cpu_watch_free (TtgCpuWatch *w);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgCpuWatch, ttg_cpu_watch_free)
 
 /* Checks again TTG_CPU_WATCH_SETTLE_USEC from now (requests in between
- * are one). weights_asked: the service has asked systemd for weights, so
- * the controller must be enabled down to the users' slices (see
- * TtgCpuInput.check_path). */
+ * are one). weights_asked: the service has given some session scope a
+ * weight, so systemd must have the controller enabled down to the users'
+ * slices (see TtgCpuInput.check_path). */
 void ttg_cpu_watch_recheck (TtgCpuWatch *w, gboolean weights_asked);
 /* Checks now; TRUE when the verdict changed (the callback ran). */
 gboolean ttg_cpu_watch_check_now (TtgCpuWatch *w);

@@ -998,6 +998,23 @@ schedule_rescan (TtgManager *m, guint64 delay_usec)
   schedule_timer (m, &m->rescan, delay_usec, on_rescan);
 }
 
+/* Whether some session scope has a CPUWeight of the service's: then systemd
+ * has the cpu controller enabled down to user.slice and the users' slices
+ * (their cgroup.controllers all come from user.slice's subtree_control),
+ * and a slice without it is a fault, not systemd's laziness. */
+static gboolean
+any_session_weighted (TtgManager *m)
+{
+  GHashTableIter it;
+  guint64 *weight;
+
+  g_hash_table_iter_init (&it, m->session_weights);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &weight))
+    if (*weight != TTG_WEIGHT_UNSET)
+      return TRUE;
+  return FALSE;
+}
+
 /* Brings every group in line with the sessions and the policy. */
 static void
 reconcile (TtgManager *m)
@@ -1053,7 +1070,7 @@ reconcile (TtgManager *m)
   if (any_split)
     schedule_rescan (m, 0);
   if (m->cpuwatch)
-    ttg_cpu_watch_recheck (m->cpuwatch, m->policy.enabled);
+    ttg_cpu_watch_recheck (m->cpuwatch, any_session_weighted (m));
   notify_status (m);
 }
 
