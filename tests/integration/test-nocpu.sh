@@ -11,6 +11,7 @@
 # in for this.)
 set -eu
 . /opt/ttygroup-test/lib.sh
+. /opt/ttygroup-test/integration/service.sh
 
 OUT=$TTG_TEST_DIR/out
 mkdir -p "$OUT"
@@ -40,27 +41,26 @@ testcase_effective_is_false_and_says_why() {
     assert_in "^Limitation: +the cpu controller is disabled on the kernel command line \(cgroup_disable=cpu\)" \
         "$(sed -n 2p <<<"$status")"
     assert_in '"Effective":false,"Limitations":\["the cpu controller' "$(ttygroupctl --json status)"
-    assert_in "CPU weights cannot act: the cpu controller is disabled" \
-        "$(systemctl status --no-pager ttygroupd.service)"
+    assert_in "^CPU weights cannot act: the cpu controller is disabled" \
+        "$(systemctl show -p StatusText --value ttygroupd.service)"
     # warned once, at warning level
     assert_eq "$(journalctl -b -u ttygroupd -p warning -o cat --no-pager | grep -c 'CPU weights cannot act: the cpu controller')" 1
 }
 
 testcase_grouping_goes_on_and_metrics_say_so() {
-    local s p m
+    local s p f=$OUT/nocpu.prom
     s=$(ttg_open_pty_session alice)
     p=$(ttg_new_pty_in_session "$s" 'sleep 900')
-    wait_until 30 test -n "$(ttg_unit_of_pid "$p" | grep '^ttygroup-pty-')"
+    wait_until 30 ttg_grouped "$p"
     # the reconcile after the new session checks again: the verdict stands,
     # and is not told again
     sleep 3
     assert_eq "$(prop Effective)" "b false"
     assert_eq "$(journalctl -b -u ttygroupd -p warning -o cat --no-pager | grep -c 'CPU weights cannot act')" 1
-    m=$(ttygroupctl metrics)
-    printf '%s\n' "$m" > "$OUT/nocpu.prom"
-    assert_in "^ttygroup_effective 0$" "$m"
-    assert_in "^ttygroup_limitations 1$" "$m"
-    assert_in "^ttygroup_group_weight\{unit=\"$(ttg_unit_of_pid "$p")\"" "$m"
+    ttygroupctl metrics > "$f"
+    assert_true grep -qx "ttygroup_effective 0" "$f"
+    assert_true grep -qx "ttygroup_limitations 1" "$f"
+    assert_true grep -qF "ttygroup_group_weight{unit=\"$(ttg_unit_of_pid "$p")\"" "$f"
 }
 
 run_testcases "$@"
