@@ -324,6 +324,17 @@ method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
   return 1;
 }
 
+/* Closes the reply's outer container and sends it. */
+static int
+close_and_send (sd_bus_message *reply)
+{
+  int r = sd_bus_message_close_container (reply);
+
+  if (r < 0)
+    return r;
+  return sd_bus_send (NULL, reply, NULL);
+}
+
 static int
 method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -347,10 +358,7 @@ method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
       if (r < 0)
         return r;
     }
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 /* ------------------------------------------------------------ figures -- */
@@ -387,10 +395,7 @@ reply_group_stats (sd_bus_message *call, GPtrArray *groups, GArray *figures)
       if (r < 0)
         return r;
     }
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 static int
@@ -478,10 +483,7 @@ method_list_group_counters (sd_bus_message *m, void *userdata, sd_bus_error *err
       if (r < 0)
         return r;
     }
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 static int
@@ -545,10 +547,7 @@ method_get_group_for_pid (sd_bus_message *m, void *userdata, sd_bus_error *error
                              "Rule", "s", info.rule);
   if (r < 0)
     return r;
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 static const sd_bus_vtable manager_vtable[] = {

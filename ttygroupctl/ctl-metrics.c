@@ -18,47 +18,26 @@ const char *arg_output;
 
 /* The counters of Status (the keys of ttg-bus.h); the others are skipped. */
 static int
-read_status_counters (sd_bus_message *m, CtlServiceCounters *out)
+status_counter (sd_bus_message *m, const char *key, gpointer data)
 {
+  CtlServiceCounters *out = data;
+  guint64 *dest = NULL;
+  uint64_t v;
   int r;
 
-  r = sd_bus_message_enter_container (m, 'a', "{sv}");
-  if (r < 0)
-    return r;
-  while ((r = sd_bus_message_enter_container (m, 'e', "sv")) > 0)
-    {
-      const char *key;
-      guint64 *dest = NULL;
-
-      r = sd_bus_message_read (m, "s", &key);
-      if (r < 0)
-        return r;
-      if (g_str_equal (key, TTG_STATUS_PROCESS_EVENTS))
-        dest = &out->process_events;
-      else if (g_str_equal (key, TTG_STATUS_LOST_EVENTS))
-        dest = &out->lost_events;
-      else if (g_str_equal (key, TTG_STATUS_PLACEMENTS))
-        dest = &out->placements;
-      else if (g_str_equal (key, TTG_STATUS_PLACEMENT_FAILURES))
-        dest = &out->placement_failures;
-      if (dest)
-        {
-          uint64_t v;
-
-          r = sd_bus_message_read (m, "v", "t", &v);
-          *dest = v;
-        }
-      else
-        r = sd_bus_message_skip (m, "v");
-      if (r < 0)
-        return r;
-      r = sd_bus_message_exit_container (m);
-      if (r < 0)
-        return r;
-    }
-  if (r < 0)
-    return r;
-  return sd_bus_message_exit_container (m);
+  if (g_str_equal (key, TTG_STATUS_PROCESS_EVENTS))
+    dest = &out->process_events;
+  else if (g_str_equal (key, TTG_STATUS_LOST_EVENTS))
+    dest = &out->lost_events;
+  else if (g_str_equal (key, TTG_STATUS_PLACEMENTS))
+    dest = &out->placements;
+  else if (g_str_equal (key, TTG_STATUS_PLACEMENT_FAILURES))
+    dest = &out->placement_failures;
+  if (!dest)
+    return sd_bus_message_skip (m, "v");
+  r = sd_bus_message_read (m, "v", "t", &v);
+  *dest = v;
+  return r;
 }
 
 static int
@@ -104,27 +83,20 @@ cmd_metrics (char **args, int n)
   g_autofree char *text = NULL;
   g_autoptr(GError) local = NULL;
   CtlServiceCounters service = { 0 };
-  int effective = 0;
   int r;
 
   r = bus_connect (&bus);
   if (r != EXIT_OK)
     return r;
 
-  r = sd_bus_get_property_trivial (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_EFFECTIVE,
-                                   &error, SD_BUS_TYPE_BOOLEAN, &effective);
-  if (r < 0)
-    return call_failed (TTG_PROPERTY_EFFECTIVE, &error, r);
-  service.effective = effective;
-  r = sd_bus_get_property_strv (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_LIMITATIONS,
-                                &error, &limitations);
-  if (r < 0)
-    return call_failed (TTG_PROPERTY_LIMITATIONS, &error, r);
+  r = get_effective (bus, &service.effective, &limitations);
+  if (r != EXIT_OK)
+    return r;
   service.limitations = g_strv_length (limitations);
   r = sd_bus_get_property (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "Status", &error, &status, "a{sv}");
   if (r < 0)
     return call_failed ("Status", &error, r);
-  r = read_status_counters (status, &service);
+  r = walk_dict (status, status_counter, &service);
   if (r < 0)
     return reply_malformed ("Status", r);
 

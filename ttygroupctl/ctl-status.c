@@ -16,21 +16,17 @@ cmd_status (char **args, int n)
   g_autofree char *version = NULL;
   g_auto(GStrv) limitations = NULL;
   g_auto(Rows) rows = { 0 };
-  int enabled = 0, effective = 0;
+  gboolean effective = FALSE;
+  int enabled = 0;
   int r;
 
   r = bus_connect (&bus);
   if (r != EXIT_OK)
     return r;
 
-  r = sd_bus_get_property_trivial (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_EFFECTIVE,
-                                   &error, SD_BUS_TYPE_BOOLEAN, &effective);
-  if (r < 0)
-    return call_failed (TTG_PROPERTY_EFFECTIVE, &error, r);
-  r = sd_bus_get_property_strv (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_LIMITATIONS,
-                                &error, &limitations);
-  if (r < 0)
-    return call_failed (TTG_PROPERTY_LIMITATIONS, &error, r);
+  r = get_effective (bus, &effective, &limitations);
+  if (r != EXIT_OK)
+    return r;
   r = sd_bus_get_property_string (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "Version", &error, &version);
   if (r < 0)
     return call_failed ("Version", &error, r);
