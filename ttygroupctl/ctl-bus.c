@@ -132,6 +132,9 @@ get_effective (sd_bus *bus, gboolean *effective, char ***limitations)
                                 &error, limitations);
   if (r < 0)
     return call_failed (TTG_PROPERTY_LIMITATIONS, &error, r);
+  /* sd-bus gives NULL for an empty array */
+  if (!*limitations)
+    *limitations = g_new0 (char *, 1);
   *effective = b;
   return EXIT_OK;
 }
