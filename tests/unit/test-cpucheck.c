@@ -4,8 +4,9 @@
  * the way the service reads the machine. */
 #include "cpucheck.h"
 
-#include <glib/gstdio.h>
 #include <string.h>
+
+#include "sampletree.h"
 
 /* The cgroup lines of /proc/self/mountinfo of a Debian 12 machine (unified). */
 #define MOUNTS_UNIFIED \
@@ -34,13 +35,7 @@ typedef struct {
 static void
 put (Tree *t, const char *rel, const char *text)
 {
-  g_autofree char *path = g_build_filename (t->root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  if (!g_file_set_contents (path, text, -1, &error))
-    g_error ("%s", error->message);
+  sample_tree_put (t->root, rel, text);
 }
 
 /* A machine whose weights can act: unified, cpu enabled down to the users'
@@ -66,27 +61,9 @@ tree_setup (Tree *t, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_assert_cmpint (g_unlink (child), ==, 0);
-    }
-  g_assert_cmpint (g_rmdir (path), ==, 0);
-}
-
-static void
 tree_teardown (Tree *t, gconstpointer data)
 {
-  remove_tree (t->root);
+  sample_tree_remove (t->root);
   g_free (t->root);
 }
 
@@ -332,7 +309,7 @@ test_no_user_slice (Tree *t, gconstpointer data)
 {
   g_autofree char *users = g_build_filename (t->root, "sys/fs/cgroup/user.slice", NULL);
 
-  remove_tree (users);
+  sample_tree_remove (users);
   assert_effective (t);
 }
 

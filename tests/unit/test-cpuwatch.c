@@ -4,8 +4,7 @@
  * per change, never for a check that finds the same. */
 #include "cpuwatch.h"
 
-#include <glib/gstdio.h>
-
+#include "sampletree.h"
 #include "util.h"
 
 #define MOUNTS_UNIFIED \
@@ -19,11 +18,7 @@ typedef struct {
 static void
 put (Fixture *f, const char *rel, const char *text)
 {
-  g_autofree char *path = g_build_filename (f->root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  sample_tree_put (f->root, rel, text);
 }
 
 static void
@@ -50,28 +45,7 @@ setup (Fixture *f, gconstpointer data)
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  static const char *const files[] = {
-    "proc/self/mountinfo", "sys/fs/cgroup/cgroup.controllers", "sys/fs/cgroup/user.slice/cgroup.controllers",
-    "sys/fs/cgroup/user.slice/cgroup.subtree_control",
-    "sys/fs/cgroup/user.slice/user-1000.slice/cgroup.controllers", "sys/kernel/sched_ext/state",
-    "sys/kernel/sched_ext/root/ops",
-  };
-  static const char *const dirs[] = {
-    "proc/self", "proc", "sys/fs/cgroup/user.slice/user-1000.slice", "sys/fs/cgroup/user.slice", "sys/fs/cgroup",
-    "sys/fs", "sys/kernel/sched_ext/root", "sys/kernel/sched_ext", "sys/kernel", "sys", "",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
-    {
-      g_autofree char *p = g_build_filename (f->root, files[i], NULL);
-      (void) g_unlink (p);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *p = g_build_filename (f->root, dirs[i], NULL);
-      (void) g_rmdir (p); /* sched_ext/root only where a test made it */
-    }
-  g_assert_false (g_file_test (f->root, G_FILE_TEST_EXISTS));
+  sample_tree_remove (f->root);
   g_free (f->root);
 }
 
