@@ -17,6 +17,9 @@ PROM=$PROM_DIR/ttygroup.prom
 mkdir -p "$OUT"
 
 prop() { busctl get-property org.ttygroup1 /org/ttygroup1 org.ttygroup1.Manager "$1"; }
+last_trigger() { systemctl show -p LastTriggerUSecMonotonic --value ttygroup-metrics.timer; }
+triggered_since() { [[ $(last_trigger) != "$1" ]]; }
+metrics_service_idle() { ! systemctl is-active -q ttygroup-metrics.service; }
 
 # One terminal group of alice's for the figures, for every testcase
 # (opened before run_testcases, so it stays open between them).
@@ -81,12 +84,15 @@ testcase_timer_writes_the_file_atomically() {
     assert_true grep -qF "ttygroup_group_weight{unit=\"$UNIT\"" "$PROM"
     cp "$PROM" "$OUT/timer-first.prom"
     assert_eq "$(systemctl show -p Result --value ttygroup-metrics.service)" success
-    trigger=$(systemctl show -p LastTriggerUSecMonotonic --value ttygroup-metrics.timer)
+    trigger=$(last_trigger)
 
     # Replaced, never rewritten in place: a reader looping over the file sees
-    # it whole every time while it is written again and again, and the inode
-    # changes with each write (rename of a new file).
-    before=$(stat -c %i "$PROM")
+    # it whole every time while it is written again and again, under more
+    # than one inode (a new file renamed over it each time), and the file
+    # held open from before is left as it was, unlinked. (The inode number
+    # at the end may be the first one again: ext4 reuses freed numbers.)
+    before=$(cat "$PROM")
+    exec 9<"$PROM"
     rm -f "$OUT"/reads
     (
         n=0
@@ -102,8 +108,8 @@ testcase_timer_writes_the_file_atomically() {
         systemctl start ttygroup-metrics.service
     done
     # and the timer's own next run, 15 s after the last one (OnUnitActiveSec)
-    wait_until 45 test "$(systemctl show -p LastTriggerUSecMonotonic --value ttygroup-metrics.timer)" != "$trigger"
-    wait_until 20 test "$(systemctl show -p ActiveState --value ttygroup-metrics.service)" = inactive
+    wait_until 45 triggered_since "$trigger"
+    wait_until 20 metrics_service_idle
     touch "$OUT/stop"
     wait || true  # a partial read is told below
     rm -f "$OUT/stop"
@@ -111,11 +117,13 @@ testcase_timer_writes_the_file_atomically() {
     n_reads=$(cat "$OUT/reads")
     inodes=$(sort -u "$OUT/inodes" | wc -l)
     rm -f "$OUT/reads" "$OUT/inodes"
-    after=$(stat -c %i "$PROM")
     echo "reads of the file while it was replaced: $n_reads, inodes seen: $inodes"
     assert_true test "$n_reads" -ge 5
     assert_true test "$inodes" -ge 2
-    assert_ne "$after" "$before" "the file was rewritten in place"
+    assert_in "^$PROM \(deleted\)$" "$(readlink /proc/self/fd/9)" "the file held open is still the file"
+    after=$(cat <&9)
+    exec 9<&-
+    assert_eq "$after" "$before" "the file held open was rewritten in place"
     # nothing but the file is left in the collector's directory
     assert_eq "$(ls -A "$PROM_DIR")" ttygroup.prom
     cp "$PROM" "$OUT/timer-last.prom"
@@ -133,7 +141,4 @@ testcase_timer_writes_the_file_atomically() {
     systemctl disable --now ttygroup-metrics.timer
 }
 
-rc=0
-run_testcases "$@" || rc=$?
-ttg_close_session "$S" >/dev/null || true
-exit "$rc"
+run_testcases "$@"
