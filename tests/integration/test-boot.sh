@@ -41,6 +41,18 @@ testcase_weights_can_act_after_boot() {
     assert_false systemctl is-active -q ttygroup-metrics.timer
 }
 
+testcase_metrics_unit_as_installed() {
+    # The metrics service under its own sandbox (the deb run has no sanitizer
+    # drop-in: the shipped system call filter and /proc settings apply; its
+    # timer is test-metrics.sh's).
+    local f=/var/lib/prometheus/node-exporter/ttygroup.prom
+    systemctl start ttygroup-metrics.service
+    assert_eq "$(systemctl show -p Result --value ttygroup-metrics.service)" success
+    assert_eq "$(tail -n1 "$f")" "# EOF"
+    assert_true grep -qx "ttygroup_effective 1" "$f"
+    rm -f "$f"
+}
+
 testcase_first_login_is_grouped() {
     local s p
     s=$(ttg_open_pty_session alice)
