@@ -9,6 +9,27 @@
 #define TTG_DBUS_PATH "/org/ttygroup1"
 #define TTG_DBUS_INTERFACE "org.ttygroup1.Manager"
 
+/* Whether the CPU weights can act, and the sentences that say why not. */
+#define TTG_PROPERTY_EFFECTIVE "Effective"
+#define TTG_PROPERTY_LIMITATIONS "Limitations"
+
+/* Keys of the Status a{sv}: the service's counters, each a "t". */
+#define TTG_STATUS_PROCESS_EVENTS "ProcessEvents"
+#define TTG_STATUS_LOST_EVENTS "LostEvents"
+#define TTG_STATUS_PLACEMENTS "Placements"
+#define TTG_STATUS_PLACEMENT_FAILURES "PlacementFailures"
+/* ... and the counts of sessions and terminal groups, each a "u". */
+#define TTG_STATUS_SESSIONS "Sessions"
+#define TTG_STATUS_GROUPS "Groups"
+
+/* ListGroupCounters: per group unit, session, uid, kind, weight, then the
+ * cumulative figures: CPU usage, cpu.pressure some total, full total, in
+ * microseconds; TTG_COUNTER_UNKNOWN where not known. */
+#define TTG_METHOD_LIST_GROUP_COUNTERS "ListGroupCounters"
+#define TTG_GROUP_COUNTERS_ENTRY "(ssustttt)"
+#define TTG_GROUP_COUNTERS_SIGNATURE "a" TTG_GROUP_COUNTERS_ENTRY
+#define TTG_COUNTER_UNKNOWN 0xffffffffffffffffULL
+
 /* Named errors of SetPolicy, SetUserPolicy and GetGroupForPid. */
 #define TTG_DBUS_ERROR_INVALID_POLICY "org.ttygroup1.Error.InvalidPolicy"
 #define TTG_DBUS_ERROR_NO_SUCH_PROCESS "org.ttygroup1.Error.NoSuchProcess"

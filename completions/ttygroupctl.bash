@@ -7,8 +7,8 @@ _ttygroupctl()
     local cur prev words cword
     _init_completion -n = || return
 
-    local commands='status list explain get-policy set-policy set-user-policy enable disable monitor top'
-    local options='--json --json= --no-legend --no-pager --no-ask-password --delay= --iterations= --version --help'
+    local commands='status list explain get-policy set-policy set-user-policy enable disable monitor top metrics'
+    local options='--json --json= --no-legend --no-pager --no-ask-password --delay= --iterations= --output= --version --help'
     local keys='Enabled GroupTerminals ManageGreeter ActiveSessionWeight SessionWeight RemoteSessionWeight TerminalWeight'
     local user_keys='Enabled GroupTerminals TerminalWeight'
     local booleans='true false yes no on off 1 0'
@@ -24,6 +24,13 @@ _ttygroupctl()
     fi
     if [[ $cur == --iterations=* ]]; then
         COMPREPLY=($(compgen -W '1 5 10' -- "${cur#--iterations=}"))
+        return
+    fi
+
+    # metrics: a file to write
+    if [[ $cur == --output=* ]]; then
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -f -- "${cur#--output=}"))
         return
     fi
 

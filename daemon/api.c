@@ -92,21 +92,49 @@ property_get_status (sd_bus *bus, const char *path, const char *interface, const
                      sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
   TtgApi *api = userdata;
-  const char *why = NULL;
-  gboolean usable = ttg_manager_cpu_usable (api->manager, &why);
+  const char *const *limitations = NULL;
+  gboolean effective = ttg_manager_cpu_effective (api->manager, &limitations);
+  TtgManagerCounters c;
   int r;
 
+  ttg_manager_get_counters (api->manager, &c);
   r = sd_bus_message_open_container (reply, 'a', "{sv}");
   if (r < 0)
     return r;
-  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}",
-                             "CpuWeightsUsable", "b", usable,
-                             "Reason", "s", why ? why : "",
-                             "Sessions", "u", ttg_manager_count_sessions (api->manager),
-                             "Groups", "u", ttg_manager_count_groups (api->manager));
+  /* CpuWeightsUsable and Reason: what Effective and the first of
+   * Limitations say, for callers of earlier versions. */
+  r = sd_bus_message_append (reply, "{sv}{sv}{sv}{sv}{sv}{sv}{sv}{sv}",
+                             "CpuWeightsUsable", "b", effective,
+                             "Reason", "s", limitations[0] ? limitations[0] : "",
+                             TTG_STATUS_SESSIONS, "u", ttg_manager_count_sessions (api->manager),
+                             TTG_STATUS_GROUPS, "u", ttg_manager_count_groups (api->manager),
+                             TTG_STATUS_PROCESS_EVENTS, "t", (uint64_t) c.process_events,
+                             TTG_STATUS_LOST_EVENTS, "t", (uint64_t) c.lost_events,
+                             TTG_STATUS_PLACEMENTS, "t", (uint64_t) c.placements,
+                             TTG_STATUS_PLACEMENT_FAILURES, "t", (uint64_t) c.placement_failures);
   if (r < 0)
     return r;
   return sd_bus_message_close_container (reply);
+}
+
+static int
+property_get_effective (sd_bus *bus, const char *path, const char *interface, const char *property,
+                        sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+
+  return sd_bus_message_append (reply, "b", ttg_manager_cpu_effective (api->manager, NULL));
+}
+
+static int
+property_get_limitations (sd_bus *bus, const char *path, const char *interface, const char *property,
+                          sd_bus_message *reply, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  const char *const *limitations = NULL;
+
+  (void) ttg_manager_cpu_effective (api->manager, &limitations);
+  return sd_bus_message_append_strv (reply, (char **) limitations);
 }
 
 /* Reads the entries of a policy a{sv} for ttg_policy_dict_apply() and
@@ -296,6 +324,17 @@ method_set_user_policy (sd_bus_message *m, void *userdata, sd_bus_error *error)
   return 1;
 }
 
+/* Closes the reply's outer container and sends it. */
+static int
+close_and_send (sd_bus_message *reply)
+{
+  int r = sd_bus_message_close_container (reply);
+
+  if (r < 0)
+    return r;
+  return sd_bus_send (NULL, reply, NULL);
+}
+
 static int
 method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -319,10 +358,7 @@ method_list_groups (sd_bus_message *m, void *userdata, sd_bus_error *error)
       if (r < 0)
         return r;
     }
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 /* ------------------------------------------------------------ figures -- */
@@ -359,10 +395,7 @@ reply_group_stats (sd_bus_message *call, GPtrArray *groups, GArray *figures)
       if (r < 0)
         return r;
     }
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 static int
@@ -421,6 +454,36 @@ method_list_group_stats (sd_bus_message *m, void *userdata, sd_bus_error *error)
     return reply_group_stats (m, groups, figures);
   g_ptr_array_add (api->stats_waiting, sd_bus_message_ref (m));
   return 1;
+}
+
+static int
+method_list_group_counters (sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+  TtgApi *api = userdata;
+  g_autoptr(GPtrArray) groups = ttg_manager_list_groups (api->manager);
+  g_autoptr(GArray) counters = g_array_new (FALSE, FALSE, sizeof (TtgGroupCounters));
+  g_autoptr(sd_bus_message) reply = NULL;
+  int r;
+
+  ttg_group_counters_read (groups, counters);
+  r = sd_bus_message_new_method_return (m, &reply);
+  if (r < 0)
+    return r;
+  r = sd_bus_message_open_container (reply, 'a', TTG_GROUP_COUNTERS_ENTRY);
+  if (r < 0)
+    return r;
+  for (guint i = 0; i < groups->len; i++)
+    {
+      TtgGroupInfo *g = groups->pdata[i];
+      TtgGroupCounters *c = &g_array_index (counters, TtgGroupCounters, i);
+
+      r = sd_bus_message_append (reply, TTG_GROUP_COUNTERS_ENTRY, g->unit, g->session_id, (uint32_t) g->uid,
+                                 g->kind, (uint64_t) g->weight, (uint64_t) c->usage_usec,
+                                 (uint64_t) c->pressure_some_usec, (uint64_t) c->pressure_full_usec);
+      if (r < 0)
+        return r;
+    }
+  return close_and_send (reply);
 }
 
 static int
@@ -484,10 +547,7 @@ method_get_group_for_pid (sd_bus_message *m, void *userdata, sd_bus_error *error
                              "Rule", "s", info.rule);
   if (r < 0)
     return r;
-  r = sd_bus_message_close_container (reply);
-  if (r < 0)
-    return r;
-  return sd_bus_send (NULL, reply, NULL);
+  return close_and_send (reply);
 }
 
 static const sd_bus_vtable manager_vtable[] = {
@@ -495,6 +555,8 @@ static const sd_bus_vtable manager_vtable[] = {
   SD_BUS_PROPERTY ("Version", "s", property_get_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
   SD_BUS_PROPERTY ("Enabled", "b", property_get_enabled, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
   SD_BUS_PROPERTY ("Policy", "a{sv}", property_get_policy, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_PROPERTY (TTG_PROPERTY_EFFECTIVE, "b", property_get_effective, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+  SD_BUS_PROPERTY (TTG_PROPERTY_LIMITATIONS, "as", property_get_limitations, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
   SD_BUS_PROPERTY ("Status", "a{sv}", property_get_status, 0, 0),
   SD_BUS_PROPERTY ("TopGroups", "a(sssudd)", property_get_top_groups, 0, 0),
   SD_BUS_METHOD_WITH_ARGS ("SetPolicy", SD_BUS_ARGS ("a{sv}", changes), SD_BUS_NO_RESULT,
@@ -505,6 +567,9 @@ static const sd_bus_vtable manager_vtable[] = {
                            method_list_groups, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("ListGroupStats", SD_BUS_NO_ARGS, SD_BUS_RESULT ("a(ssussutsdd)", groups),
                            method_list_group_stats, SD_BUS_VTABLE_UNPRIVILEGED),
+  SD_BUS_METHOD_WITH_ARGS (TTG_METHOD_LIST_GROUP_COUNTERS, SD_BUS_NO_ARGS,
+                           SD_BUS_RESULT (TTG_GROUP_COUNTERS_SIGNATURE, groups),
+                           method_list_group_counters, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_METHOD_WITH_ARGS ("GetGroupForPid", SD_BUS_ARGS ("u", pid), SD_BUS_RESULT ("a{sv}", group),
                            method_get_group_for_pid, SD_BUS_VTABLE_UNPRIVILEGED),
   SD_BUS_SIGNAL_WITH_ARGS ("GroupAdded", SD_BUS_ARGS ("s", unit, "s", session, "s", tty), 0),
@@ -538,10 +603,20 @@ on_group_changed (const char *unit, guint64 weight, gpointer user_data)
   (void) sd_bus_emit_signal (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "GroupChanged", "st", unit, (uint64_t) weight);
 }
 
+static void
+on_cpu_changed (gpointer user_data)
+{
+  TtgApi *api = user_data;
+
+  (void) sd_bus_emit_properties_changed (api->bus, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_EFFECTIVE,
+                                         TTG_PROPERTY_LIMITATIONS, NULL);
+}
+
 static const TtgManagerListener api_listener = {
   .group_added = on_group_added,
   .group_removed = on_group_removed,
   .group_changed = on_group_changed,
+  .cpu_changed = on_cpu_changed,
 };
 
 TtgApi *

@@ -84,3 +84,11 @@ ttg_cgstats_read_pressure (const char *cgroup_path, double *avg10, GError **erro
 
   return text && ttg_cpu_pressure_parse_some_avg10 (text->str, text->len, avg10, error);
 }
+
+gboolean
+ttg_cgstats_read_pressure_totals (const char *cgroup_path, guint64 *some_usec, guint64 *full_usec, GError **error)
+{
+  g_autoptr(GString) text = read_cgroup_file (cgroup_path, "cpu.pressure", error);
+
+  return text && ttg_cpu_pressure_parse_totals (text->str, text->len, some_usec, full_usec, error);
+}

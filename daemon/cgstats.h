@@ -23,4 +23,9 @@ gboolean ttg_cgstats_read_usage (const char *cgroup_path, guint64 *usage_usec, g
  * kernel keeps no pressure figures (PSI off) or the cgroup is gone. */
 gboolean ttg_cgstats_read_pressure (const char *cgroup_path, double *avg10, GError **error);
 
+/* cpu.pressure's some and full total= (microseconds) of cgroup_path; *full_usec
+ * is TTG_STATS_UNKNOWN when the kernel keeps no full line. */
+gboolean ttg_cgstats_read_pressure_totals (const char *cgroup_path, guint64 *some_usec, guint64 *full_usec,
+                                           GError **error);
+
 G_END_DECLS

@@ -73,6 +73,33 @@ ttg_group_sampler_sample (TtgGroupSampler *s, GPtrArray *groups, GArray *figures
 }
 
 void
+ttg_group_counters_read (GPtrArray *groups, GArray *counters)
+{
+  g_array_set_size (counters, 0);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      TtgGroupInfo *g = groups->pdata[i];
+      TtgGroupCounters c = { TTG_STATS_UNKNOWN, TTG_STATS_UNKNOWN, TTG_STATS_UNKNOWN };
+      const char *cgroup = g->cgroup;
+      g_autoptr(GError) error = NULL;
+      gint64 at;
+
+      if (cgroup && ttg_cgstats_init (NULL))
+        {
+          if (!ttg_cgstats_read_usage (cgroup, &c.usage_usec, &at, &error))
+            {
+              ttg_log_debug ("stats", "%s: %s", g->unit, error->message);
+              c.usage_usec = TTG_STATS_UNKNOWN;
+            }
+          g_clear_error (&error);
+          if (!ttg_cgstats_read_pressure_totals (cgroup, &c.pressure_some_usec, &c.pressure_full_usec, &error))
+            ttg_log_debug ("stats", "%s: %s", g->unit, error->message);
+        }
+      g_array_append_val (counters, c);
+    }
+}
+
+void
 ttg_group_sampler_forget (TtgGroupSampler *s, const char *unit)
 {
   ttg_stats_cache_forget (s->cache, unit);

@@ -28,6 +28,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgGroupSampler, ttg_group_sampler_free)
  * yet: sampling again after TTG_STATS_MIN_INTERVAL_USEC gives them one. */
 gboolean ttg_group_sampler_sample (TtgGroupSampler *s, GPtrArray *groups, GArray *figures);
 
+/* The cumulative figures of one group, in microseconds since its cgroup
+ * was made; TTG_STATS_UNKNOWN where not known. */
+typedef struct {
+  guint64 usage_usec;         /* cpu.stat usage_usec */
+  guint64 pressure_some_usec; /* cpu.pressure some total */
+  guint64 pressure_full_usec; /* cpu.pressure full total */
+} TtgGroupCounters;
+
+/* Reads them for every group of groups (TtgGroupInfo) into counters (a
+ * TtgGroupCounters per group, in order). Keeps nothing. */
+void ttg_group_counters_read (GPtrArray *groups, GArray *counters);
+
 /* The group went away: its sample goes too. */
 void ttg_group_sampler_forget (TtgGroupSampler *s, const char *unit);
 

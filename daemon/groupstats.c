@@ -141,6 +141,82 @@ ttg_cpu_pressure_parse_some_avg10 (const char *text, gsize len, double *avg10, G
   return TRUE;
 }
 
+/* The total= of the line of cpu.pressure that starts with prefix: TRUE
+ * with *total, FALSE without an error when there is no such line, FALSE
+ * with one when the line is there and its total is not a number. */
+static gboolean
+pressure_total (const char *copy, const char *prefix, guint64 *total, GError **error)
+{
+  const char *line = find_line (copy, prefix);
+  const char *end, *p;
+  guint64 v = 0;
+  gsize digits = 0;
+
+  if (!line)
+    return FALSE;
+  end = strchr (line, '\n');
+  if (!end)
+    end = line + strlen (line);
+  for (p = line; p < end && strncmp (p, "total=", 6) != 0; p = memchr (p, ' ', (gsize) (end - p)), p = p ? p + 1 : end)
+    ;
+  if (p >= end)
+    {
+      g_set_error (error, TTG_STATS_ERROR, TTG_STATS_ERROR_MISSING, "cpu.pressure: no total= on the %sline", prefix);
+      return FALSE;
+    }
+  for (p += 6; p < end && g_ascii_isdigit (*p); p++, digits++)
+    {
+      guint d = (guint) (*p - '0');
+
+      if (v > (G_MAXUINT64 - d) / 10)
+        {
+          g_set_error (error, TTG_STATS_ERROR, TTG_STATS_ERROR_OUT_OF_RANGE,
+                       "cpu.pressure: the %stotal does not fit 64 bits", prefix);
+          return FALSE;
+        }
+      v = v * 10 + d;
+    }
+  if (digits == 0 || (p < end && *p != ' '))
+    {
+      g_set_error (error, TTG_STATS_ERROR, TTG_STATS_ERROR_MALFORMED,
+                   "cpu.pressure: the %stotal is not a decimal number", prefix);
+      return FALSE;
+    }
+  *total = v;
+  return TRUE;
+}
+
+gboolean
+ttg_cpu_pressure_parse_totals (const char *text, gsize len, guint64 *some_usec, guint64 *full_usec,
+                               GError **error)
+{
+  g_autofree char *copy = NULL;
+  guint64 some = 0, full = TTG_STATS_UNKNOWN;
+  GError *local = NULL;
+
+  if (!bounded_text (text, len, "cpu.pressure", &copy, error))
+    return FALSE;
+  if (!pressure_total (copy, "some ", &some, &local))
+    {
+      if (!local)
+        g_set_error (&local, TTG_STATS_ERROR, TTG_STATS_ERROR_MISSING, "cpu.pressure: no \"some\" line");
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (!pressure_total (copy, "full ", &full, &local))
+    {
+      if (local)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      full = TTG_STATS_UNKNOWN; /* kernels before 5.13 keep no full line for cgroups */
+    }
+  *some_usec = some;
+  *full_usec = full;
+  return TRUE;
+}
+
 gboolean
 ttg_cpu_rate (const TtgCpuSample *prev, const TtgCpuSample *cur, double *percent, GError **error)
 {

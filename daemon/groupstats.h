@@ -36,6 +36,15 @@ gboolean ttg_cpu_stat_parse_usage (const char *text, gsize len, guint64 *usage_u
 /* avg10 of the "some" line of cpu.pressure, a percentage 0..100. */
 gboolean ttg_cpu_pressure_parse_some_avg10 (const char *text, gsize len, double *avg10, GError **error);
 
+/* A figure the kernel does not keep. */
+#define TTG_STATS_UNKNOWN G_MAXUINT64
+
+/* The total= (microseconds) of the "some" and "full" lines of cpu.pressure.
+ * No full line (older kernels): *full_usec is TTG_STATS_UNKNOWN. Nothing
+ * is set on error. */
+gboolean ttg_cpu_pressure_parse_totals (const char *text, gsize len, guint64 *some_usec, guint64 *full_usec,
+                                        GError **error);
+
 /* One reading of a group's cpu.stat, with the CLOCK_MONOTONIC time it was
  * taken at. */
 typedef struct {

@@ -8,7 +8,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "budgets.h"
-#include "cpucheck.h"
+#include "cpuwatch.h"
 #include "explain.h"
 #include "groups.h"
 #include "logind.h"
@@ -36,10 +36,9 @@ struct TtgManager {
   sd_event_source *rescan;
   sd_event_source *retry;
 
-  gboolean cpu_usable;
-  const char *cpu_why;
+  TtgCpuWatch *cpuwatch;
   guint64 placements;
-  guint64 placement_failures;
+  guint64 placement_failures; /* starts systemd refused or failed */
 
   TtgManagerListener listener;
   gpointer listener_data;
@@ -415,6 +414,23 @@ schedule_rescan (TtgManager *m, guint64 delay_usec)
   ttg_timer_arm (m->event, &m->rescan, delay_usec, on_rescan, m);
 }
 
+/* Whether some session scope has a CPUWeight of the service's: then systemd
+ * has the cpu controller enabled down to user.slice and the users' slices
+ * (their cgroup.controllers all come from user.slice's subtree_control),
+ * and a slice without it is a fault, not systemd's laziness. */
+static gboolean
+any_session_weighted (TtgManager *m)
+{
+  GHashTableIter it;
+  guint64 *weight;
+
+  g_hash_table_iter_init (&it, m->session_weights);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &weight))
+    if (*weight != TTG_WEIGHT_UNSET)
+      return TRUE;
+  return FALSE;
+}
+
 /* Brings every group in line with the sessions and the policy. */
 static void
 reconcile (TtgManager *m)
@@ -456,6 +472,8 @@ reconcile (TtgManager *m)
         schedule_rescan (m, 0);
         break;
       }
+  if (m->cpuwatch)
+    ttg_cpu_watch_recheck (m->cpuwatch, any_session_weighted (m));
   notify_status (m);
 }
 
@@ -501,15 +519,13 @@ on_proc_lost (gpointer user_data)
 }
 
 static void
-check_cpu (TtgManager *m)
+on_cpu_changed (gpointer user_data)
 {
-  g_autofree char *controllers = ttg_read_file (TTG_CGROUP_ROOT "/cgroup.controllers", NULL);
-  g_autofree char *scx = ttg_read_file ("/sys/kernel/sched_ext/state", NULL);
+  TtgManager *m = user_data;
 
-  m->cpu_usable = ttg_cpu_weights_usable (controllers, scx, &m->cpu_why);
-  if (!m->cpu_usable)
-    ttg_log_warn ("cpu", "CPU weights will have no effect: %s. Grouping goes on, so the groups are ready when this is fixed.",
-                  m->cpu_why);
+  notify_status (m);
+  if (m->listener.cpu_changed)
+    m->listener.cpu_changed (m->listener_data);
 }
 
 /* ---- the manager's life -------------------------------------------------- */
@@ -550,7 +566,7 @@ ttg_manager_start (TtgManager *m, GError **error)
 {
   g_autofree char *policy_text = ttg_policy_to_string (&m->policy);
 
-  check_cpu (m);
+  m->cpuwatch = ttg_cpu_watch_new (m->event, "/", on_cpu_changed, m);
   ttg_log_info ("policy", "Policy: %s", policy_text);
 
   ttg_groups_adopt_all (m->groups);
@@ -581,6 +597,7 @@ ttg_manager_free (TtgManager *m)
     return;
   sd_event_source_disable_unref (m->rescan);
   sd_event_source_disable_unref (m->retry);
+  g_clear_pointer (&m->cpuwatch, ttg_cpu_watch_free);
   g_clear_pointer (&m->procmon, ttg_procmon_free);
   g_clear_pointer (&m->logind, ttg_logind_free);
   g_clear_pointer (&m->groups, ttg_groups_free);
@@ -660,18 +677,31 @@ ttg_manager_get_user_policy (TtgManager *m, uid_t uid)
 }
 
 gboolean
-ttg_manager_cpu_usable (TtgManager *m, const char **why)
+ttg_manager_cpu_effective (TtgManager *m, const char *const **limitations)
 {
-  if (why)
-    *why = m->cpu_why;
-  return m->cpu_usable;
+  static const char *const none[] = { NULL };
+
+  if (limitations)
+    *limitations = m->cpuwatch ? ttg_cpu_watch_limitations (m->cpuwatch) : none;
+  return !m->cpuwatch || ttg_cpu_watch_effective (m->cpuwatch);
+}
+
+void
+ttg_manager_get_counters (TtgManager *m, TtgManagerCounters *out)
+{
+  out->process_events = m->procmon ? ttg_procmon_get_event_count (m->procmon) : 0;
+  out->lost_events = m->procmon ? ttg_procmon_get_lost_count (m->procmon) : 0;
+  out->placements = m->placements;
+  out->placement_failures = m->placement_failures;
 }
 
 char *
 ttg_manager_status_line (TtgManager *m)
 {
-  if (!m->cpu_usable)
-    return g_strdup_printf ("CPU weights unusable: %s", m->cpu_why);
+  const char *const *limitations;
+
+  if (!ttg_manager_cpu_effective (m, &limitations))
+    return g_strdup_printf ("CPU weights cannot act: %s", limitations[0]);
   if (!m->policy.enabled)
     return g_strdup ("Grouping disabled by policy");
   return g_strdup_printf ("%u session(s), %u terminal group(s), %" G_GUINT64_FORMAT " placement(s), %" G_GUINT64_FORMAT " process event(s)",

@@ -41,14 +41,28 @@ void ttg_manager_set_user_policy (TtgManager *m, uid_t uid, const TtgUserPolicy 
 /* NULL when the user asked for nothing. */
 const TtgUserPolicy *ttg_manager_get_user_policy (TtgManager *m, uid_t uid);
 
-/* Whether CPU weights can work on this machine, and why not; static strings. */
-gboolean ttg_manager_cpu_usable (TtgManager *m, const char **why);
+/* Whether CPU weights can act on this machine, and if not, why
+ * (*limitations: sentences, NULL-terminated, empty when they can; valid
+ * until the next check, cpuwatch.h). */
+gboolean ttg_manager_cpu_effective (TtgManager *m, const char *const **limitations);
+
+/* What the service counted since it started. */
+typedef struct {
+  guint64 process_events;     /* from the proc connector */
+  guint64 lost_events;        /* times events were lost (socket overflow) */
+  guint64 placements;         /* terminal groups placed */
+  guint64 placement_failures; /* starts systemd refused or failed */
+} TtgManagerCounters;
+
+void ttg_manager_get_counters (TtgManager *m, TtgManagerCounters *out);
 
 /* Who wants to hear about changes (the D-Bus API). Any member may be NULL. */
 typedef struct {
   void (*group_added) (const char *unit, const char *session_id, const char *tty, gpointer user_data);
   void (*group_removed) (const char *unit, gpointer user_data);
   void (*group_changed) (const char *unit, guint64 weight, gpointer user_data);
+  /* ttg_manager_cpu_effective() changed */
+  void (*cpu_changed) (gpointer user_data);
 } TtgManagerListener;
 
 void ttg_manager_set_listener (TtgManager *m, const TtgManagerListener *listener, gpointer user_data);

@@ -10,6 +10,9 @@ set -eu
 SECS=${1:-8}
 hr() { printf '\n==== %s ====\n' "$*"; }
 
+hr "can the CPU weights act here? (ttygroupctl status: Effective, then why not)"
+ttygroupctl --no-pager status | sed -n '/^Effective/p; /^Limitation/p'
+
 hr "alice logs in on a pty (a real logind session)"
 S=$(ttg_open_pty_session alice)
 loginctl list-sessions --no-pager

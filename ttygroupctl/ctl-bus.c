@@ -118,6 +118,28 @@ agent_close (void)
 }
 
 int
+get_effective (sd_bus *bus, gboolean *effective, char ***limitations)
+{
+  g_auto(sd_bus_error) error = SD_BUS_ERROR_NULL;
+  int b = 0;
+  int r;
+
+  r = sd_bus_get_property_trivial (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_EFFECTIVE,
+                                   &error, SD_BUS_TYPE_BOOLEAN, &b);
+  if (r < 0)
+    return call_failed (TTG_PROPERTY_EFFECTIVE, &error, r);
+  r = sd_bus_get_property_strv (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, TTG_PROPERTY_LIMITATIONS,
+                                &error, limitations);
+  if (r < 0)
+    return call_failed (TTG_PROPERTY_LIMITATIONS, &error, r);
+  /* sd-bus gives NULL for an empty array */
+  if (!*limitations)
+    *limitations = g_new0 (char *, 1);
+  *effective = b;
+  return EXIT_OK;
+}
+
+int
 new_call (sd_bus *bus, const char *member, sd_bus_message **ret)
 {
   int r = sd_bus_message_new_method_call (bus, ret, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, member);

@@ -73,6 +73,7 @@ static const Command commands[] = {
   { "disable", 0, 0, cmd_disable },
   { "monitor", 0, 0, cmd_monitor },
   { "top", 0, 0, cmd_top },
+  { "metrics", 0, 0, cmd_metrics },
 };
 
 /* The --help text after the options, in paragraphs. */
@@ -95,7 +96,10 @@ static const char *const description[] = {
      "  enable, disable      Same as set-policy Enabled=true / Enabled=false\n"
      "  monitor              Print the service's signals as they come, until ^C\n"
      "  top                  The groups by CPU use, with their CPU pressure, again\n"
-     "                       every --delay seconds until ^C (--iterations=N: N times)"),
+     "                       every --delay seconds until ^C (--iterations=N: N times)\n"
+     "  metrics              The groups' CPU figures and the service's counters in the\n"
+     "                       OpenMetrics text format, for Prometheus (--output=FILE:\n"
+     "                       into FILE, replaced atomically)"),
   /* Translators: only "Policy keys:" is to be translated: the key names and
    * their values are what set-policy and ttygroup.conf take */
   N_("Policy keys:\n"
@@ -135,6 +139,8 @@ main (int argc, char **argv)
       N_("top: seconds between two refreshes (default 1)"), "SECS" },
     { "iterations", 0, 0, G_OPTION_ARG_CALLBACK, parse_iterations_option,
       N_("top: print N snapshots in a row, then exit"), "N" },
+    { "output", 0, 0, G_OPTION_ARG_FILENAME, &arg_output,
+      N_("metrics: write to FILE (a temporary file beside it, then renamed) instead of stdout"), "FILE" },
     { "no-ask-password", 0, 0, G_OPTION_ARG_NONE, &arg_no_ask_password,
       N_("Do not ask for a password when polkit wants one: fail instead"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, N_("Print the version and exit"), NULL },
@@ -183,6 +189,10 @@ main (int argc, char **argv)
     /* Translators: the first %s is a command name (explain, status...), the
      * second the argument given */
     return usage_error (_("%s: unexpected argument '%s'"), cmd->name, argv[2 + cmd->max_args]);
+
+  if (arg_output && cmd->run != cmd_metrics)
+    /* Translators: %s is a command name; keep --output and metrics as they are */
+    return usage_error (_("%s: --output is an option of metrics only"), cmd->name);
 
   arg_command = cmd->name;
   /* measured before the pager takes stdout, as systemctl does */

@@ -195,10 +195,8 @@ rows_print (const Rows *rows, const char *separator)
     }
 }
 
-/* Walks an a{sv} at the current position of m: adds each entry to rows (as
- * text), or to json as the members of an object (without the braces). */
 int
-read_dict (sd_bus_message *m, Rows *rows, GString *json)
+walk_dict (sd_bus_message *m, DictEntryFunc entry, gpointer data)
 {
   int r;
 
@@ -212,22 +210,7 @@ read_dict (sd_bus_message *m, Rows *rows, GString *json)
       r = sd_bus_message_read_basic (m, SD_BUS_TYPE_STRING, &key);
       if (r < 0)
         return r;
-      if (json)
-        {
-          if (json->len > 0 && json->str[json->len - 1] != '{')
-            g_string_append_c (json, ',');
-          json_append_string (json, key);
-          g_string_append_c (json, ':');
-          r = append_value (m, json, TRUE);
-        }
-      else
-        {
-          g_autoptr(GString) text = g_string_new (NULL);
-
-          r = append_value (m, text, FALSE);
-          if (r >= 0)
-            rows_add (rows, key, text->str);
-        }
+      r = entry (m, key, data);
       if (r < 0)
         return r;
       r = sd_bus_message_exit_container (m);
@@ -237,6 +220,45 @@ read_dict (sd_bus_message *m, Rows *rows, GString *json)
   if (r < 0)
     return r;
   return sd_bus_message_exit_container (m);
+}
+
+typedef struct {
+  Rows *rows;
+  GString *json;
+} DictOut;
+
+static int
+dict_entry_out (sd_bus_message *m, const char *key, gpointer data)
+{
+  DictOut *out = data;
+  g_autoptr(GString) text = NULL;
+  int r;
+
+  if (out->json)
+    {
+      GString *json = out->json;
+
+      if (json->len > 0 && json->str[json->len - 1] != '{')
+        g_string_append_c (json, ',');
+      json_append_string (json, key);
+      g_string_append_c (json, ':');
+      return append_value (m, json, TRUE);
+    }
+  text = g_string_new (NULL);
+  r = append_value (m, text, FALSE);
+  if (r >= 0)
+    rows_add (out->rows, key, text->str);
+  return r;
+}
+
+/* Walks an a{sv} at the current position of m: adds each entry to rows (as
+ * text), or to json as the members of an object (without the braces). */
+int
+read_dict (sd_bus_message *m, Rows *rows, GString *json)
+{
+  DictOut out = { rows, json };
+
+  return walk_dict (m, dict_entry_out, &out);
 }
 
 void

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ttygroupctl status: Version, Enabled and the Status diagnostics. */
+/* ttygroupctl status: first whether the weights can act (Effective, and
+ * why not: Limitations), then Version, Enabled and the Status diagnostics. */
 #include "build-config.h"
 
 #include <glib/gi18n.h>
@@ -13,7 +14,9 @@ cmd_status (char **args, int n)
   g_auto(sd_bus_error) error = SD_BUS_ERROR_NULL;
   g_autoptr(sd_bus_message) status = NULL;
   g_autofree char *version = NULL;
+  g_auto(GStrv) limitations = NULL;
   g_auto(Rows) rows = { 0 };
+  gboolean effective = FALSE;
   int enabled = 0;
   int r;
 
@@ -21,6 +24,9 @@ cmd_status (char **args, int n)
   if (r != EXIT_OK)
     return r;
 
+  r = get_effective (bus, &effective, &limitations);
+  if (r != EXIT_OK)
+    return r;
   r = sd_bus_get_property_string (bus, TTG_DBUS_NAME, TTG_DBUS_PATH, TTG_DBUS_INTERFACE, "Version", &error, &version);
   if (r < 0)
     return call_failed ("Version", &error, r);
@@ -34,8 +40,17 @@ cmd_status (char **args, int n)
 
   if (arg_json != JSON_OFF)
     {
-      g_autoptr(GString) json = g_string_new ("{\"Version\":");
+      g_autoptr(GString) json = g_string_new (NULL);
 
+      g_string_append_printf (json, "{\"%s\":%s,\"%s\":[", TTG_PROPERTY_EFFECTIVE, effective ? "true" : "false",
+                              TTG_PROPERTY_LIMITATIONS);
+      for (char **l = limitations; l && *l; l++)
+        {
+          if (l != limitations)
+            g_string_append_c (json, ',');
+          json_append_string (json, *l);
+        }
+      g_string_append (json, "],\"Version\":");
       json_append_string (json, version);
       g_string_append_printf (json, ",\"Enabled\":%s,\"Status\":{", enabled ? "true" : "false");
       r = read_dict (status, NULL, json);
@@ -49,6 +64,10 @@ cmd_status (char **args, int n)
   /* Not translated: the rows are the D-Bus names (properties and the keys
    * of Status), like the booleans' yes/no of append_value. */
   rows_init (&rows);
+  rows_add (&rows, TTG_PROPERTY_EFFECTIVE,
+            effective ? "yes: the CPU weights can act" : "no: the CPU weights cannot act on this machine");
+  for (char **l = limitations; l && *l; l++)
+    rows_add (&rows, "Limitation", *l);
   rows_add (&rows, "Version", version);
   rows_add (&rows, "Enabled", enabled ? "yes" : "no");
   r = read_dict (status, &rows, NULL);

@@ -39,6 +39,8 @@ extern guint arg_columns;
  * on a terminal, one snapshot otherwise) (ctl-top.c). */
 extern gint64 arg_delay_usec;
 extern guint arg_iterations;
+/* metrics --output=FILE: write there, atomically, instead of stdout (ctl-metrics.c). */
+extern const char *arg_output;
 /* The command being run, for its messages (ctl-util.c). */
 extern const char *arg_command;
 
@@ -71,6 +73,9 @@ int bus_connect (sd_bus **ret);
  * (a terminal, not root, no --no-ask-password); agent_close() stops it. */
 void agent_open (void);
 void agent_close (void);
+/* The Effective and Limitations properties; EXIT_OK, or EXIT_FAIL after a
+ * message. */
+int get_effective (sd_bus *bus, gboolean *effective, char ***limitations);
 /* A method call of org.ttygroup1.Manager; r < 0 after a message. */
 int new_call (sd_bus *bus, const char *member, sd_bus_message **ret);
 
@@ -93,6 +98,10 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Rows, rows_clear)
 void rows_add (Rows *rows, const char *key, const char *value);
 void rows_print (const Rows *rows, const char *separator);
 
+/* Walks an a{sv} at the current position of m: entry() is called with each
+ * key and must read the variant that follows (or skip it). */
+typedef int (*DictEntryFunc) (sd_bus_message *m, const char *key, gpointer data);
+int walk_dict (sd_bus_message *m, DictEntryFunc entry, gpointer data);
 /* Walks an a{sv} at the current position of m: adds each entry to rows (as
  * text), or to json as the members of an object (without the braces). */
 int read_dict (sd_bus_message *m, Rows *rows, GString *json);
@@ -118,6 +127,7 @@ int cmd_enable (char **args, int n);
 int cmd_disable (char **args, int n);
 int cmd_monitor (char **args, int n);
 int cmd_top (char **args, int n);
+int cmd_metrics (char **args, int n);
 
 /* The values --delay and --iterations take: seconds (a decimal number,
  * "0.5", from 0.1 to 3600) and a count (1 to 1000000). FALSE for anything

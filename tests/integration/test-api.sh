@@ -335,6 +335,15 @@ testcase_ttygroupctl_json_and_usage() {
     assert_eq "$(jq -r '.Status.Reason | type' <<<"$out")" string
     assert_eq "$(jq -r '.Status.Sessions | type' <<<"$out")" number
     assert_eq "$(jq -r '.Status.Groups | type' <<<"$out")" number
+    assert_eq "$(jq -r '.Effective | type' <<<"$out")" boolean
+    assert_eq "$(jq -r '.Limitations | type' <<<"$out")" array
+    assert_eq "$(jq -r '.Status.Placements | type' <<<"$out")" number
+    assert_eq "$(jq -r '.Status.PlacementFailures | type' <<<"$out")" number
+    assert_eq "$(jq -r '.Status.ProcessEvents | type' <<<"$out")" number
+    assert_eq "$(jq -r '.Status.LostEvents | type' <<<"$out")" number
+    # ListGroupCounters: the groups of ListGroups, in order
+    assert_eq "$(busctl --json=short call "$DEST" "$OPATH" "$IFACE" ListGroupCounters | jq -r '[.data[0][][0]] | join(" ")')" \
+        "$(busctl --json=short call "$DEST" "$OPATH" "$IFACE" ListGroups | jq -r '[.data[0][][0]] | join(" ")')"
     assert_eq "$(ttygroupctl --version)" "ttygroupctl $version"
     assert_in 'Version: +'"$version" "$(ttygroupctl status)"
 

@@ -30,6 +30,29 @@ testcase_started_by_systemd_at_boot() {
     assert_eq "$(systemctl --failed --no-legend --plain | grep -c ttygroup || true)" 0
 }
 
+testcase_weights_can_act_after_boot() {
+    local p=(busctl get-property org.ttygroup1 /org/ttygroup1 org.ttygroup1.Manager)
+    # a normal boot: nothing in the way of the weights (test-nocpu.sh: a boot where there is)
+    assert_eq "$("${p[@]}" Effective)" "b true"
+    assert_eq "$("${p[@]}" Limitations)" "as 0"
+    assert_in "^Effective: +yes" "$(ttygroupctl --no-pager status | head -n1)"
+    # the Prometheus timer is shipped, not enabled, by the build and the package alike
+    assert_eq "$(systemctl is-enabled ttygroup-metrics.timer || true)" disabled
+    assert_false systemctl is-active -q ttygroup-metrics.timer
+}
+
+testcase_metrics_unit_as_installed() {
+    # The metrics service under its own sandbox (the deb run has no sanitizer
+    # drop-in: the shipped system call filter and /proc settings apply; its
+    # timer is test-metrics.sh's).
+    local f=/var/lib/prometheus/node-exporter/ttygroup.prom
+    systemctl start ttygroup-metrics.service
+    assert_eq "$(systemctl show -p Result --value ttygroup-metrics.service)" success
+    assert_eq "$(tail -n1 "$f")" "# EOF"
+    assert_true grep -qx "ttygroup_effective 1" "$f"
+    rm -f "$f"
+}
+
 testcase_first_login_is_grouped() {
     local s p
     s=$(ttg_open_pty_session alice)

@@ -260,6 +260,52 @@ test_cache_bounded (void)
   g_assert_cmpuint (ttg_stats_cache_size (c), ==, 0);
 }
 
+static void
+test_pressure_totals (void)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 some = 1, full = 1;
+  static const char *const bad[] = {
+    "some avg10=0.00 avg60=0.00 avg300=0.00\nfull avg10=0.00 total=3\n", /* some has no total */
+    "some avg10=0.00 total=x\n",
+    "some avg10=0.00 total=\n",
+    "some avg10=0.00 total=12a\n",
+    "some total=18446744073709551616\n",
+    "some avg10=0.00 total=5\nfull avg10=0.00 total=-1\n",
+    "full avg10=0.00 total=5\n", /* no some line */
+    "",
+  };
+
+  g_assert_true (ttg_cpu_pressure_parse_totals (cpu_pressure, strlen (cpu_pressure), &some, &full, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (some, ==, 573817728);
+  g_assert_cmpuint (full, ==, 0);
+
+  /* the lines in any order, the total anywhere on its line */
+  g_assert_true (ttg_cpu_pressure_parse_totals ("full total=7 avg10=1.00\nsome avg10=0.00 total=18446744073709551615\n",
+                                                67, &some, &full, &error));
+  g_assert_cmpuint (full, ==, 7);
+  g_assert_cmpuint (some, ==, G_MAXUINT64);
+
+  /* no full line: an older kernel */
+  g_assert_true (ttg_cpu_pressure_parse_totals ("some avg10=0.00 avg60=0.00 avg300=0.00 total=42\n", 48, &some, &full,
+                                                &error));
+  g_assert_cmpuint (some, ==, 42);
+  g_assert_cmpuint (full, ==, TTG_STATS_UNKNOWN);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      some = full = 99;
+      g_test_message ("%s", bad[i]);
+      g_assert_false (ttg_cpu_pressure_parse_totals (bad[i], strlen (bad[i]), &some, &full, &error));
+      g_assert_nonnull (error);
+      g_assert_true (error->domain == TTG_STATS_ERROR);
+      g_clear_error (&error);
+      g_assert_cmpuint (some, ==, 99);
+      g_assert_cmpuint (full, ==, 99);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -268,6 +314,7 @@ main (int argc, char **argv)
   g_test_add_func ("/groupstats/cpu-stat/malformed", test_cpu_stat_malformed);
   g_test_add_func ("/groupstats/pressure/real", test_pressure_real);
   g_test_add_func ("/groupstats/pressure/malformed", test_pressure_malformed);
+  g_test_add_func ("/groupstats/pressure/totals", test_pressure_totals);
   g_test_add_func ("/groupstats/rate/values", test_rate);
   g_test_add_func ("/groupstats/rate/errors", test_rate_errors);
   g_test_add_func ("/groupstats/cache/rates", test_cache_rates);
