@@ -712,8 +712,16 @@ forget_group (TtgManager *m, const char *unit)
 static int
 unit_still_active (TtgManager *m, const char *unit)
 {
-  g_autoptr(GPtrArray) units = ttg_placer_list_units (m->placer, unit, NULL);
+  Group *g = g_hash_table_lookup (m->groups, unit);
+  g_autoptr(GPtrArray) units = NULL;
 
+  /* An active scope has its cgroup, and systemd removes it when the scope
+   * stops, before it forgets the unit: without it, the answer needs no
+   * call to PID 1, which the loop would wait for (and with it the exec of
+   * the next terminal, seen right after the last one closed). */
+  if (g && g->cgroup && ttg_cgroup_is_populated (g->cgroup) == -ENOENT)
+    return 0;
+  units = ttg_placer_list_units (m->placer, unit, NULL);
   return !units ? -1 : units->len > 0;
 }
 
