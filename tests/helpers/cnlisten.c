@@ -96,8 +96,16 @@ main (int argc, char **argv)
             dropped++;
           continue;
         }
-      for (struct nlmsghdr *nl = (struct nlmsghdr *) buf; NLMSG_OK (nl, n); nl = NLMSG_NEXT (nl, n))
-        events++;
+      for (size_t off = 0; off + sizeof (struct nlmsghdr) <= (size_t) n;)
+        {
+          struct nlmsghdr nl;
+
+          memcpy (&nl, buf + off, sizeof nl);
+          if (nl.nlmsg_len < sizeof nl || nl.nlmsg_len > (size_t) n - off)
+            break;
+          events++;
+          off += NLMSG_ALIGN (nl.nlmsg_len);
+        }
     }
   clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &cpu);
   printf ("events=%lld cpu_ms=%.1f dropped=%lld\n", events, (cpu.tv_sec - cpu0.tv_sec) * 1e3 + (cpu.tv_nsec - cpu0.tv_nsec) / 1e6, dropped);
