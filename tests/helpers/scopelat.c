@@ -3,12 +3,16 @@
  * fork; the child setsid()s and execs itself in a wait mode that polls
  * /proc/self/cgroup every 0.5 ms (as ptylat's children do); once the child
  * runs that exec, this process asks PID 1 for a scope holding it
- * (StartTransientUnit scopelat-PID.scope, PIDs=[child], Slice=SLICE,
- * CPUWeight=100) and waits for the job. The child's time from setsid() to
+ * (StartTransientUnit scopelat-PID.scope with PIDs=[child] and the
+ * properties ttygroupd gives a terminal's scope: Slice=SLICE, CPUWeight=100,
+ * Description, CollectMode, DelegateControllers=cpu, PartOf= and After=
+ * SESSION_SCOPE) and waits for the job. The child's time from setsid() to
  * seeing itself in the scope is what ptylat measures for ttygroupd, with
- * nothing in between but one bare StartTransientUnit round trip.
- *   scopelat N SLICE  -> one "lat_ms=.." line per terminal (-1: not placed in 10 s),
- *                        then "n=.. placed=.. p50_ms=.. p99_ms=.. max_ms=.."
+ * nothing in between but one bare StartTransientUnit round trip of the same
+ * request.
+ *   scopelat N SLICE SESSION_SCOPE
+ *     -> one "lat_ms=.." line per terminal (-1: not placed in 10 s),
+ *        then "n=.. placed=.. p50_ms=.. p99_ms=.. max_ms=.."
  * Needs root (PID 1 starts units for root without asking polkit). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -88,7 +92,7 @@ on_job_removed (sd_bus_message *m, void *userdata, sd_bus_error *error)
 }
 
 static int
-start_scope (sd_bus *bus, pid_t pid, const char *slice)
+start_scope (sd_bus *bus, pid_t pid, const char *slice, const char *session_scope)
 {
   sd_bus_message *m = NULL, *reply = NULL;
   sd_bus_error err = SD_BUS_ERROR_NULL;
@@ -100,9 +104,13 @@ start_scope (sd_bus *bus, pid_t pid, const char *slice)
   r = sd_bus_message_new_method_call (bus, &m, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
                                       "org.freedesktop.systemd1.Manager", "StartTransientUnit");
   if (r >= 0)
-    r = sd_bus_message_append (m, "ssa(sv)a(sa(sv))", unit, "fail", 4,
+    r = sd_bus_message_append (m, "ssa(sv)a(sa(sv))", unit, "fail", 8,
+                               "Description", "s", "scopelat terminal",
                                "Slice", "s", slice,
                                "CollectMode", "s", "inactive-or-failed",
+                               "DelegateControllers", "as", 1, "cpu",
+                               "PartOf", "as", 1, session_scope,
+                               "After", "as", 1, session_scope,
                                "CPUWeight", "t", (uint64_t) 100,
                                "PIDs", "au", 1, p,
                                0);
@@ -135,9 +143,9 @@ main (int argc, char **argv)
 
   if (argc == 4 && strcmp (argv[1], "--wait") == 0)
     return wait_mode (strtod (argv[2], NULL), atoi (argv[3]));
-  if (argc != 3 || (n = atoi (argv[1])) <= 0)
+  if (argc != 4 || (n = atoi (argv[1])) <= 0)
     {
-      fprintf (stderr, "usage: scopelat N SLICE\n");
+      fprintf (stderr, "usage: scopelat N SLICE SESSION_SCOPE\n");
       return 2;
     }
   r = sd_bus_open_system (&bus);
@@ -181,7 +189,7 @@ main (int argc, char **argv)
       close (out[1]);
       close (ready[1]);
       if (read (ready[0], &c, 1) == 1)
-        (void) start_scope (bus, pid, argv[2]);
+        (void) start_scope (bus, pid, argv[2], argv[3]);
       close (ready[0]);
       if (read (out[0], buf, sizeof buf - 1) <= 0)
         strcpy (buf, "-1");
