@@ -125,7 +125,7 @@ window() {
     local layout=$1 rep=$2 tag=$1-$2 d probe wait_scope="" s0 s1 p0 p1 share wake cyc hist
     d=$(daemon_pid); [[ $d == 0 ]] && d=""
     local D=${d:-1}
-    launch "$layout" "h-$tag" "echo \$\$ > $OUT/xterms.$tag; for i in \$(seq 10); do taskset -c 0 cpuprobe --hog & echo \$! >> $OUT/hogs.$tag; done; wait"
+    launch "$layout" "h-$tag" "echo \$\$ > $OUT/xterms.$tag; for i in {1..10}; do taskset -c 0 cpuprobe --hog & echo \$! >> $OUT/hogs.$tag; done; wait"
     wait_until 60 hogs_running "$tag"
     [[ $layout == ttygroup ]] && wait_until 30 hogs_grouped "$tag"
     [[ $layout == ttygroup ]] && wait_scope='exec 9<>'$OUT/nap'; until read -r x < /proc/self/cgroup; [[ $x == *ttygroup-pty-* ]]; do read -r -t 0.01 -u 9 _; done; '
