@@ -200,7 +200,7 @@ echo
 echo "per layout, median [min-max] over $REPS repetitions:"
 for l in "${LAYOUTS[@]}"; do
     line="  $l:"
-    for f in share avg_us p99_us max_us missed cyc_avg cyc_p99 cyc_max svc_ms pid1_ms migrations moved; do
+    for f in share avg_us p99_us max_us missed cyc_avg cyc_p99 cyc_max svc_ms pid1_ms svc_wake_ms pid1_wake_ms migrations moved; do
         line+=" $f=$(awk -v l="$l" -v f="$f" '$1 == l { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$RESULTS" |
             sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%s[%s-%s]", a[int((NR + 1) / 2)], a[1], a[NR]; else printf "n/a" }')"
     done
