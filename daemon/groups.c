@@ -423,8 +423,17 @@ forget_group (TtgGroups *gs, const char *unit)
 static int
 unit_still_active (TtgGroups *gs, const char *unit)
 {
+  TtgGroup *g = ttg_groups_lookup (gs, unit);
   g_autoptr(GPtrArray) units = NULL;
 
+  /* An active scope has its cgroup, and systemd removes it when the scope
+   * stops, before it forgets the unit: without it, the answer needs no
+   * call to PID 1, which the loop would wait for (and with it the exec of
+   * the next terminal, seen right after the last one closed). With the
+   * cgroup still there PID 1 is asked: daemon-reexec sends UnitRemoved for
+   * the units it brings back. */
+  if (g && g->cgroup && ttg_procfs_cgroup_gone (g->cgroup))
+    return 0;
   if (ttg_placer_list_units (gs->placer, unit, &units) < 0)
     return -1;
   return units->len > 0;

@@ -64,6 +64,12 @@ ttg_procfs_list_pids (void)
   return pids;
 }
 
+gboolean
+ttg_procfs_cgroup_gone (const char *cgroup)
+{
+  return ttg_cgroup_is_populated (cgroup) == -ENOENT;
+}
+
 GArray *
 ttg_procfs_cgroup_pids (const char *cgroup)
 {

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* What the kernel says about processes, read where the decisions need it:
  * /proc/PID/stat, /proc/PID/cgroup, the pids of /proc and of a cgroup's
- * cgroup.procs. Every read of those by the manager's rooms goes through
+ * cgroup.procs, whether a cgroup is there. Every read of those by the manager's rooms goes through
  * here (the host tests link a fake of these functions). Nothing blocks but
  * on procfs and cgroupfs; a process that is gone reads as FALSE or NULL. */
 
@@ -25,6 +25,10 @@ gboolean ttg_procfs_pid_exists (pid_t pid);
 
 /* Every pid in /proc; NULL if /proc cannot be read. */
 GArray *ttg_procfs_list_pids (void);
+
+/* Is the cgroup gone from cgroupfs (ENOENT)? FALSE when it is there or
+ * cannot be told. */
+gboolean ttg_procfs_cgroup_gone (const char *cgroup);
 
 /* The pids of a cgroup (its cgroup.procs); NULL if unreadable. */
 GArray *ttg_procfs_cgroup_pids (const char *cgroup);

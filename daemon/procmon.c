@@ -2,6 +2,7 @@
 #include "build-config.h"
 
 #include "procmon.h"
+#include "procfilter.h"
 #include "policy.h"
 #include "util.h"
 
@@ -19,6 +20,7 @@ struct TtgProcmon {
   TtgProcmonEventFunc on_event;
   TtgProcmonLostFunc on_lost;
   gpointer user_data;
+  TtgProcGate *gate;
   guint64 events;
   guint64 lost;
 };
@@ -61,6 +63,8 @@ dispatch_one (const TtgProcEvent *ev, gpointer user_data)
 {
   TtgProcmon *pm = user_data;
 
+  if (!ttg_proc_gate_pass (pm->gate, ev))
+    return;
   pm->events++;
   pm->on_event (ev, pm->user_data);
 }
@@ -114,6 +118,7 @@ ttg_procmon_new (sd_event *event,
   pm->on_event = on_event;
   pm->on_lost = on_lost;
   pm->user_data = user_data;
+  pm->gate = ttg_proc_gate_new ();
 
   pm->fd = socket (PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
   if (pm->fd < 0)
@@ -126,6 +131,21 @@ ttg_procmon_new (sd_event *event,
   /* FORCE needs CAP_NET_ADMIN, which the proc connector needs anyway. */
   if (setsockopt (pm->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
     (void) setsockopt (pm->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+
+  /* Before the first event can come: what cannot matter (forks, threads'
+   * exits, most kinds) never wakes the service up. Every fork, exec and
+   * exit on the machine is an event; the service ran for each of them, on
+   * the CPU the interactive processes wait for. Without the filter (a
+   * kernel without SO_ATTACH_FILTER for netlink) the gate alone decides. */
+  {
+    struct sock_filter prog[TTG_PROC_FILTER_LEN];
+    struct sock_fprog fprog = { .len = TTG_PROC_FILTER_LEN, .filter = prog };
+
+    ttg_proc_filter_program (prog);
+    if (setsockopt (pm->fd, SOL_SOCKET, SO_ATTACH_FILTER, &fprog, sizeof fprog) < 0)
+      ttg_log_warn ("procmon", "Could not filter process events in the kernel (%s), reading them all",
+                    g_strerror (errno));
+  }
 
   if (bind (pm->fd, (struct sockaddr *) &addr, sizeof addr) < 0)
     {
@@ -159,6 +179,7 @@ ttg_procmon_free (TtgProcmon *pm)
   if (!pm)
     return;
   sd_event_source_disable_unref (pm->source);
+  ttg_proc_gate_free (pm->gate);
   if (pm->fd >= 0)
     {
       (void) send_listen (pm->fd, PROC_CN_MCAST_IGNORE);

@@ -10,7 +10,9 @@
 G_BEGIN_DECLS
 
 /* Watches the kernel's proc connector (netlink, needs CAP_NET_ADMIN) and
- * reports process events (procevent.h) as they come. */
+ * reports the process events (procevent.h) that can matter, as they come:
+ * SID, EXEC of a process that called setsid() while it watched, EXIT of a
+ * process (procfilter.h decides; forks are not reported). */
 typedef struct TtgProcmon TtgProcmon;
 
 typedef void (*TtgProcmonEventFunc) (const TtgProcEvent *event, gpointer user_data);
@@ -25,7 +27,7 @@ TtgProcmon *ttg_procmon_new (sd_event *event,
 void ttg_procmon_free (TtgProcmon *pm);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TtgProcmon, ttg_procmon_free)
 
-/* Counters for the benchmark and the status. */
+/* Counters for the benchmark and the status: events reported, overflows. */
 guint64 ttg_procmon_get_event_count (TtgProcmon *pm);
 guint64 ttg_procmon_get_lost_count (TtgProcmon *pm);
 

@@ -37,6 +37,7 @@ PACKAGES=(
     linux-image-amd64 initramfs-tools zstd kmod
     openssh-server openssh-client
     procps psmisc iproute2 sudo util-linux bsdutils tmux screen
+    xvfb xterm rt-tests
     libglib2.0-0 libglib2.0-bin libsmartcols1 libcgroup2 dconf-gsettings-backend dconf-service
     gettext-base locales jq less ca-certificates
 )

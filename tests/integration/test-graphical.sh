@@ -60,6 +60,30 @@ depth_below() {
     echo "$n"
 }
 
+# real terminal emulators, as a desktop starts them: xterm on an X server
+# (Xvfb) of the x11 session HANDLE. Each xterm's pty is grouped by its
+# leader (the command xterm runs); the xterm and the X server stay in the
+# session scope.
+xterms_grouped() {
+    local g=$1 n p xt
+    ttg_session_spawn "$g" "exec Xvfb :7 -ac -nolisten tcp -noreset" >/dev/null
+    wait_until 60 test -S /tmp/.X11-unix/X7
+    for n in 1 2; do
+        ttg_session_spawn "$g" "DISPLAY=:7 exec xterm -e sleep 720$n" >/dev/null
+    done
+    for n in 1 2; do
+        wait_until 60 has_pty_leader_running "sleep 720$n"
+        p=$(pty_leader_running "sleep 720$n")
+        wait_until 10 ttg_grouped "$p"
+        assert_in "^ttygroup-pty-$g-$p\.scope$" "$(ttg_unit_of_pid "$p")"
+        xt=$(ps -o ppid= -p "$p" | tr -d ' ')
+        assert_eq "$(ps -o comm= -p "$xt")" xterm
+        assert_eq "$(ttg_unit_of_pid "$xt")" "session-$g.scope" "the xterm itself"
+        assert_in "Kind: *terminal" "$(ttygroupctl explain "$p")"
+    done
+    assert_eq "$(ttg_unit_of_pid "$(pgrep -u alice -x Xvfb)")" "session-$g.scope" "the X server"
+}
+
 graphical_terminals() {
     local type=$1 g leader other p d units=() before=() after=() all explain emulators shells
     ttg_policy TerminalWeight=120 Enabled=false
@@ -117,6 +141,7 @@ graphical_terminals() {
     done
     assert_in "placed in ttygroup-pty-$g-$P6\\.scope.*because pts/[0-9]+ is a terminal opened in the graphical \\($type\\) session $g" \
         "$(journalctl -u ttygroupd -o cat --no-pager)"
+    if [[ $type == x11 ]]; then xterms_grouped "$g"; fi
     G=$g
 }
 

@@ -41,7 +41,9 @@ testcase_three_ptys_three_groups() {
 
 testcase_tmux_panes_and_screen_windows() {
     local s units=() p
-    s=$(ttg_open_pty_session alice)
+    # in an ssh session, as they are mostly used
+    s=$(ttg_open_ssh_session alice)
+    assert_eq "$(loginctl show-session "$s" -p Remote --value)" yes
     ttg_session_run "$s" 'tmux -L t new-session -d -s w "sleep 601" \; split-window -t w "sleep 601" \; split-window -t w "sleep 601"'
     wait_eq 15 3 count_lines ttg_leaders_of alice 'sleep 601'
     for p in $(ttg_leaders_of alice 'sleep 601'); do

@@ -198,6 +198,20 @@ ttg_procfs_list_pids (void)
   return pids;
 }
 
+/* A unit's cgroup is there while systemd has the unit (or a process is in it). */
+gboolean
+ttg_procfs_cgroup_gone (const char *cgroup)
+{
+  GHashTableIter it;
+  FakeUnit *u;
+
+  g_hash_table_iter_init (&it, fake.units);
+  while (g_hash_table_iter_next (&it, NULL, (gpointer *) &u))
+    if (g_strcmp0 (u->cgroup, cgroup) == 0)
+      return FALSE;
+  return fake_cgroup_count (cgroup) == 0;
+}
+
 GArray *
 ttg_procfs_cgroup_pids (const char *cgroup)
 {
