@@ -168,21 +168,34 @@ ttg_groups_sorted (TtgGroups *gs)
 
 /* ---- the processes of a group ------------------------------------------ */
 
-/* Processes of the kernel session led by g->leader still where it was found. */
-static GArray *
-find_stragglers (const TtgGroup *g)
+static void
+add_session_members (GArray *out, const char *cgroup, pid_t leader)
 {
-  g_autoptr(GArray) procs = ttg_procfs_cgroup_pids (g->source_cgroup);
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GArray) procs = ttg_procfs_cgroup_pids (cgroup);
 
   for (guint i = 0; procs && i < procs->len; i++)
     {
       pid_t pid = g_array_index (procs, pid_t, i);
       TtgProcStat st;
 
-      if (ttg_procfs_read_stat (pid, &st) && st.session == g->leader)
+      if (ttg_procfs_read_stat (pid, &st) && st.session == leader)
         g_array_append_val (out, pid);
     }
+}
+
+/* Processes of the kernel session led by g->leader still where it was
+ * found. When that was the cgroup of its own scope from a start that
+ * failed after systemd had moved some of them (a process of the terminal
+ * exited in between: "Couldn't move process"), the rest are still in the
+ * session scope: they are looked for there too. */
+static GArray *
+find_stragglers (const TtgGroup *g)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+
+  add_session_members (out, g->source_cgroup, g->leader);
+  if (g->cgroup && g->session_cgroup && g_str_equal (g->source_cgroup, g->cgroup))
+    add_session_members (out, g->session_cgroup, g->leader);
   return out;
 }
 

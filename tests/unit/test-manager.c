@@ -479,6 +479,31 @@ test_switch_cycles (Fixture *fx, gconstpointer user_data)
       }
 }
 
+static gboolean
+a_started_again (gpointer data)
+{
+  return fake_placer_count ("start", UNIT_A) >= 2;
+}
+
+/* A start that failed half-way (systemd moved the leader, then a process
+ * of the terminal exited before it was moved): the next start takes the
+ * leader from the failed scope's cgroup and the rest from the session's. */
+static void
+test_start_failed_half_way (Fixture *fx, gconstpointer user_data)
+{
+  add_desktop ();
+  start (fx);
+  fake_placer_fail_after_moving (UNIT_A, 1);
+  g_assert_cmpstr (fake_proc_cgroup (4242), ==, SLICE "/" UNIT_A);
+  g_assert_cmpstr (fake_proc_cgroup (4300), ==, SCOPE3);
+  g_assert_true (run_until (fx, a_started_again, NULL, 2000));
+  g_assert_cmpuint (((FakeCall *) fake_placer_calls ()->pdata[fake_placer_calls ()->len - 1])->n_pids, ==, 2);
+  fake_placer_finish (UNIT_A, "done", NULL);
+  g_assert_cmpstr (fake_proc_cgroup (4242), ==, SLICE "/" UNIT_A);
+  g_assert_cmpstr (fake_proc_cgroup (4300), ==, SLICE "/" UNIT_A);
+  g_assert_cmpuint (ttg_manager_count_groups (fx->m), ==, 1);
+}
+
 /* ---- the groups' table alone ------------------------------------------- */
 
 typedef struct {
@@ -600,6 +625,7 @@ main (int argc, char **argv)
   ADD ("/manager/restart/adopt", test_adopt_after_restart);
   ADD ("/manager/reexec/confirm-removed", test_reexec_confirm_removed);
   ADD ("/manager/start/refused-retried", test_start_refused_retried);
+  ADD ("/manager/start/failed-half-way", test_start_failed_half_way);
 #undef ADD
   g_test_add_func ("/groups/collect-empty", test_groups_collect_empty);
   g_test_add_func ("/groups/backoff-and-orphans", test_groups_backoff_and_orphans);

@@ -291,6 +291,19 @@ ttg_placer_start_scope (TtgPlacer *p, const char *unit, const char *description,
 }
 
 void
+fake_placer_fail_after_moving (const char *unit, guint n_moved)
+{
+  FakeStart *s = g_hash_table_lookup (fake.pending, unit);
+  g_autofree char *name = g_strdup (unit);
+
+  g_assert_nonnull (s);
+  for (guint i = 0; i < n_moved && i < s->pids->len; i++)
+    proc_move (g_array_index (s->pids, pid_t, i), s->cgroup);
+  g_hash_table_remove (fake.pending, unit);
+  fake.on_started (name, "failed", NULL, fake.placer_data);
+}
+
+void
 fake_placer_finish (const char *unit, const char *result, const char *error_name)
 {
   FakeStart *s = g_hash_table_lookup (fake.pending, unit);

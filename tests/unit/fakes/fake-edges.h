@@ -45,6 +45,9 @@ guint64 fake_placer_weight (const char *unit);
  * into the unit's cgroup and makes it an active unit; error_name (with
  * result "refused") fails the call itself. */
 void fake_placer_finish (const char *unit, const char *result, const char *error_name);
+/* The job of unit fails after systemd moved the first n_moved of its
+ * processes into the unit's cgroup (which stays, the unit does not). */
+void fake_placer_fail_after_moving (const char *unit, guint n_moved);
 /* A unit systemd has, with its cgroup (as after an earlier run). */
 void fake_unit_add (const char *unit, const char *cgroup);
 /* systemd drops unit and says so (UnitRemoved). */
