@@ -93,7 +93,7 @@ ttg_budgets_admit (TtgBudgets *b, uid_t uid, pid_t leader, guint live_groups,
         g_array_remove_index_fast (ub->waiting, (guint) i);
       return verdict;
     }
-  if (ttg_budget_tell_once (&ub->budget, verdict))
+  if (ttg_budget_tell_once (&ub->budget, verdict, now_usec))
     *tell = ttg_admit_explain (verdict, &b->limits);
   if (i < 0 && ub->waiting->len >= TTG_BUDGETS_WAITING_MAX)
     ub->overflowed = TRUE;
@@ -145,7 +145,7 @@ ttg_budgets_take_waiting (TtgBudgets *b, uid_t uid)
 }
 
 gboolean
-ttg_budgets_retried (TtgBudgets *b, uid_t uid)
+ttg_budgets_retried (TtgBudgets *b, uid_t uid, gint64 now_usec)
 {
   UserBudget *ub = lookup (b, uid);
 
@@ -157,7 +157,7 @@ ttg_budgets_retried (TtgBudgets *b, uid_t uid)
       ub->overflowed = FALSE;
       return TRUE;
     }
-  ttg_budget_all_clear (&ub->budget);
+  ttg_budget_all_clear (&ub->budget, now_usec);
   return FALSE;
 }
 

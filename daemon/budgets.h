@@ -45,10 +45,11 @@ GArray *ttg_budgets_users_waiting (TtgBudgets *b);
 /* The remembered leaders of uid (pid_t); uid remembers none afterwards. */
 GArray *ttg_budgets_take_waiting (TtgBudgets *b, uid_t uid);
 
-/* After the leaders taken were tried: TRUE when a full scan must look for
- * terminals that were held back but not remembered (once). When nothing of
- * uid waits any more, its next refusal is news again. */
-gboolean ttg_budgets_retried (TtgBudgets *b, uid_t uid);
+/* After the leaders taken were tried (at now_usec): TRUE when a full scan
+ * must look for terminals that were held back but not remembered (once).
+ * When nothing of uid waits any more, a refusal after TTG_BUDGET_QUIET_USEC
+ * of that is news again. */
+gboolean ttg_budgets_retried (TtgBudgets *b, uid_t uid, gint64 now_usec);
 
 /* Why the terminal led by leader is held back now ("the cap of ..."), or
  * NULL when it is not. */

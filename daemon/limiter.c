@@ -71,10 +71,10 @@ ttg_budget_admit (TtgBudget *b, const TtgLimits *l, guint live_groups, gint64 no
 }
 
 void
-ttg_budget_all_clear (TtgBudget *b)
+ttg_budget_all_clear (TtgBudget *b, gint64 now_usec)
 {
-  b->told_cap = FALSE;
-  b->told_rate = FALSE;
+  if (b->clear_usec == 0)
+    b->clear_usec = MAX (now_usec, 1);
 }
 
 gint64
@@ -97,7 +97,7 @@ ttg_budget_usec_to_next (const TtgBudget *b, const TtgLimits *l, gint64 now_usec
 }
 
 gboolean
-ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict)
+ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict, gint64 now_usec)
 {
   gboolean *told;
 
@@ -107,6 +107,12 @@ ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict)
     case TTG_ADMIT_TOO_FAST: told = &b->told_rate; break;
     case TTG_ADMIT_YES:
     default: return FALSE;
+    }
+  if (b->clear_usec != 0)
+    {
+      if (now_usec - b->clear_usec >= TTG_BUDGET_QUIET_USEC)
+        b->told_cap = b->told_rate = FALSE;
+      b->clear_usec = 0;
     }
   if (*told)
     return FALSE;

@@ -48,9 +48,16 @@ typedef enum {
 typedef struct {
   guint64 milli_tokens; /* tokens x 1000 */
   gint64 last_usec;     /* when milli_tokens was last brought up to date; 0: never */
-  gboolean told_cap;    /* the journal was told the cap holds (until ttg_budget_all_clear()) */
+  gboolean told_cap;    /* the journal was told the cap holds (until all is clear for a while) */
   gboolean told_rate;
+  gint64 clear_usec;    /* since when nothing of the user is held back; 0: something is */
 } TtgBudget;
+
+/* How long nothing of a user must be held back before a refusal is news
+ * again: a user who keeps opening terminals a little faster than the rate
+ * allows is held back and let through by turns, which is one flood, told
+ * once, not once per terminal. */
+#define TTG_BUDGET_QUIET_USEC (60 * G_USEC_PER_SEC)
 
 /* May one more terminal group be started for a user who has live_groups
  * now? now_usec is CLOCK_MONOTONIC. YES takes a token. A cap that holds
@@ -61,13 +68,15 @@ TtgAdmit ttg_budget_admit (TtgBudget *b, const TtgLimits *l, guint live_groups, 
  * rate limit): when a refused terminal may be tried again. */
 gint64 ttg_budget_usec_to_next (const TtgBudget *b, const TtgLimits *l, gint64 now_usec);
 
-/* TRUE the first time a refusal of this kind is seen since the last
- * ttg_budget_all_clear(): the journal says it once, not for every pty of a
- * flood, nor for every terminal the rate lets through during it. */
-gboolean ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict);
+/* TRUE the first time a refusal of this kind is seen, or the first since
+ * all was clear (ttg_budget_all_clear()) for TTG_BUDGET_QUIET_USEC: the
+ * journal says it once, not for every pty of a flood, nor for every
+ * terminal the rate lets through during it. A refusal ends the all-clear. */
+gboolean ttg_budget_tell_once (TtgBudget *b, TtgAdmit verdict, gint64 now_usec);
 
-/* Nothing of the user is held back any more: the next refusal is news. */
-void ttg_budget_all_clear (TtgBudget *b);
+/* Nothing of the user is held back any more, since now_usec (kept if it
+ * was clear already). */
+void ttg_budget_all_clear (TtgBudget *b, gint64 now_usec);
 
 /* "the cap of 64 terminal groups per user", "the rate of 240 new terminal
  * groups a minute (burst 32)": for the journal and explain. */

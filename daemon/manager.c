@@ -211,7 +211,7 @@ admit_terminal (TtgManager *m, const TtgSession *s, const TtgProcStat *st)
     return TRUE;
   if (tell)
     ttg_log_warn ("limit", "Leaving %s (%d, pts) in session-%s.scope, and further new terminals of user %u for now: %s. "
-                  "They get their groups when the limit allows; said once until then",
+                  "They get their groups when the limit allows; said once until none has waited for a minute",
                   st->comm, (int) st->pid, s->id, (unsigned) s->uid, tell);
   if (retry_usec > 0)
     schedule_retry (m, (guint64) retry_usec);
@@ -231,7 +231,7 @@ on_retry (sd_event_source *source, uint64_t usec, void *user_data)
 
       for (guint j = 0; j < pids->len; j++)
         consider_process (m, g_array_index (pids, pid_t, j), FALSE);
-      if (ttg_budgets_retried (m->budgets, uid))
+      if (ttg_budgets_retried (m->budgets, uid, g_get_monotonic_time ()))
         schedule_rescan (m, 0);
     }
   return 0;

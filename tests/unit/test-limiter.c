@@ -100,7 +100,8 @@ test_unlimited (void)
 }
 
 /* A flood is told once: not again for each refusal, nor after the rate
- * lets a terminal through during it; again only after all is clear. */
+ * lets a terminal through during it; again only after all was clear for
+ * TTG_BUDGET_QUIET_USEC. */
 static void
 test_tell_once (void)
 {
@@ -112,24 +113,66 @@ test_tell_once (void)
     {
       TtgAdmit v = ttg_budget_admit (&b, &l, 2, T0);
       g_assert_cmpint (v, ==, TTG_ADMIT_OVER_CAP);
-      told += ttg_budget_tell_once (&b, v);
+      told += ttg_budget_tell_once (&b, v, T0);
     }
   g_assert_cmpuint (told, ==, 1);
   g_assert_cmpint (ttg_budget_admit (&b, &l, 1, T0), ==, TTG_ADMIT_YES);
-  g_assert_false (ttg_budget_tell_once (&b, TTG_ADMIT_YES));
-  g_assert_false (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0)));
+  g_assert_false (ttg_budget_tell_once (&b, TTG_ADMIT_YES, T0));
+  g_assert_false (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0), T0));
 
   /* The rate: told at the first refusal, silent while it lets one a second through. */
   told = 0;
   for (gint64 t = T0; t < T0 + 10 * SEC; t += SEC / 10)
     {
       TtgAdmit v = ttg_budget_admit (&b, &l, 1, t);
-      told += ttg_budget_tell_once (&b, v);
+      told += ttg_budget_tell_once (&b, v, t);
     }
   g_assert_cmpuint (told, ==, 1);
 
-  ttg_budget_all_clear (&b);
-  g_assert_true (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0 + 10 * SEC)));
+  /* all clear for the quiet time: news again */
+  ttg_budget_all_clear (&b, T0 + 10 * SEC);
+  g_assert_true (ttg_budget_tell_once (&b, ttg_budget_admit (&b, &l, 2, T0 + 10 * SEC + TTG_BUDGET_QUIET_USEC),
+                                       T0 + 10 * SEC + TTG_BUDGET_QUIET_USEC));
+}
+
+/* Held back and let through by turns (terminals opened one after the other,
+ * a little faster than the rate: each waits, gets its group, and nothing
+ * waits until the next one comes): one flood, told once, however long it
+ * lasts; told again once it stopped for the quiet time. */
+static void
+test_tell_once_by_turns (void)
+{
+  TtgLimits l = limits (1000, 1, 60); /* one a second, no burst */
+  TtgBudget b = { 0 };
+  guint told = 0, admitted = 0;
+  gint64 t;
+
+  for (t = T0; t < T0 + 600 * SEC; t += SEC / 2)
+    {
+      TtgAdmit v = ttg_budget_admit (&b, &l, 0, t);
+
+      if (v == TTG_ADMIT_YES)
+        {
+          admitted++;
+          ttg_budget_all_clear (&b, t); /* the waiting list drained */
+        }
+      else
+        told += ttg_budget_tell_once (&b, v, t);
+    }
+  g_assert_cmpuint (admitted, >=, 590);
+  g_assert_cmpuint (told, ==, 1);
+
+  /* the same stream after a pause shorter than the quiet time: still the flood */
+  t += TTG_BUDGET_QUIET_USEC - SEC;
+  g_assert_cmpint (ttg_budget_admit (&b, &l, 0, t), ==, TTG_ADMIT_YES);
+  g_assert_cmpint (ttg_budget_admit (&b, &l, 0, t), ==, TTG_ADMIT_TOO_FAST);
+  g_assert_false (ttg_budget_tell_once (&b, TTG_ADMIT_TOO_FAST, t));
+  /* after a pause of the quiet time: news */
+  ttg_budget_all_clear (&b, t);
+  t += TTG_BUDGET_QUIET_USEC;
+  g_assert_cmpint (ttg_budget_admit (&b, &l, 0, t), ==, TTG_ADMIT_YES);
+  g_assert_cmpint (ttg_budget_admit (&b, &l, 0, t), ==, TTG_ADMIT_TOO_FAST);
+  g_assert_true (ttg_budget_tell_once (&b, TTG_ADMIT_TOO_FAST, t));
 }
 
 /* The defaults are limits, not "no limit", and the words name the keys. */
@@ -231,6 +274,7 @@ main (int argc, char **argv)
   g_test_add_func ("/limiter/cap", test_cap);
   g_test_add_func ("/limiter/unlimited", test_unlimited);
   g_test_add_func ("/limiter/tell-once", test_tell_once);
+  g_test_add_func ("/limiter/tell-once-by-turns", test_tell_once_by_turns);
   g_test_add_func ("/limiter/defaults-and-words", test_defaults_and_words);
   g_test_add_func ("/limiter/clock-back", test_clock_back);
   g_test_add_func ("/limiter/keyfile", test_keyfile);
