@@ -62,6 +62,34 @@ ttg_cmdline_disables_cpu (const char *cmdline)
 /* One line of mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS
  * [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS". FALSE for a line that is
  * not of that shape. The strings point into fields. */
+/* A path of /proc/self/mountinfo as it is: the kernel writes a blank, tab,
+ * newline and backslash of it as \ooo (three octal digits). Any other
+ * backslash is kept as it is, and so is an escape of the byte 0, which no
+ * path holds. */
+static char *
+unescape_mount_path (const char *escaped)
+{
+  GString *out = g_string_sized_new (strlen (escaped));
+
+  for (const char *p = escaped; *p; p++)
+    {
+      if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+          p[3] >= '0' && p[3] <= '7')
+        {
+          int byte = (p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0');
+
+          if (byte != 0)
+            {
+              g_string_append_c (out, (char) byte);
+              p += 3;
+              continue;
+            }
+        }
+      g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 static gboolean
 split_mount_line (char **fields, const char **mount_point, const char **fstype, const char **super_options)
 {
@@ -108,7 +136,7 @@ ttg_cgroup_mount_parse (const char *mountinfo, char **cpu_v1_at)
         {
           any_v1 = TRUE;
           if (cpu_v1_at && !*cpu_v1_at && has_item (super_options, ",", "cpu"))
-            *cpu_v1_at = g_strcompress (mount_point); /* "\040" is a blank */
+            *cpu_v1_at = unescape_mount_path (mount_point);
         }
     }
 

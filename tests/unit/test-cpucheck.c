@@ -340,6 +340,31 @@ test_mount_parse (void)
   g_assert_cmpint (ttg_cgroup_mount_parse (MOUNTS_UNIFIED "3 2 0:9 / /x rw - cgroup cgroup rw,cpuacct,cpuset\n", &at),
                    ==, TTG_CGROUP_MOUNT_UNIFIED);
   g_assert_null (at);
+  /* the mount point's escapes: \ooo is a byte; any other backslash, one
+   * at the end, and an escape of the byte 0 are kept as they are (GLib's
+   * g_strcompress warned on a trailing one: the fuzzer's find) */
+  {
+    static const struct { const char *escaped, *path; } cases[] = {
+      { "/a\\040b", "/a b" },
+      { "/a\\011b\\012c\\134d", "/a\tb\nc\\d" },
+      { "/a\\", "/a\\" },
+      { "/a\\04", "/a\\04" },
+      { "/a\\400", "/a\\400" },
+      { "/a\\08x", "/a\\08x" },
+      { "/a\\000", "/a\\000" },
+      { "/a\\n", "/a\\n" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autofree char *line = g_strdup_printf (MOUNTS_UNIFIED "3 2 0:9 / %s rw - cgroup cgroup rw,cpu\n",
+                                                 cases[i].escaped);
+
+        g_assert_cmpint (ttg_cgroup_mount_parse (line, &at), ==, TTG_CGROUP_MOUNT_UNIFIED);
+        g_assert_cmpstr (at, ==, cases[i].path);
+        g_clear_pointer (&at, g_free);
+      }
+  }
   g_assert_cmpstr (ttg_cgroup_mount_to_string (TTG_CGROUP_MOUNT_HYBRID), ==, "hybrid");
 }
 
