@@ -59,9 +59,6 @@ ttg_cmdline_disables_cpu (const char *cmdline)
   return FALSE;
 }
 
-/* One line of mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS
- * [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS". FALSE for a line that is
- * not of that shape. The strings point into fields. */
 /* A path of /proc/self/mountinfo as it is: the kernel writes a blank, tab,
  * newline and backslash of it as \ooo (three octal digits). Any other
  * backslash is kept as it is, and so is an escape of the byte 0, which no
@@ -90,6 +87,9 @@ unescape_mount_path (const char *escaped)
   return g_string_free (out, FALSE);
 }
 
+/* One line of mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS
+ * [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS". FALSE for a line that is
+ * not of that shape. The strings point into fields. */
 static gboolean
 split_mount_line (char **fields, const char **mount_point, const char **fstype, const char **super_options)
 {
